@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { idPersonaField, isoDateTimeField, scopeField, txIdField } from './fields.js';
+
+/** Gallery and station management, beyond the contract, for the console and integrators. */
+export const listPersonsRequestSchema = z.strictObject({
+  filtro: z.string().max(128).optional().meta({ description: 'Prefijo de idPersona.' }),
+  limit: z.number().int().min(1).max(500).default(50),
+  offset: z.number().int().min(0).default(0),
+});
+
+export const personRequestSchema = z.strictObject({ idPersona: idPersonaField });
+
+export const personSummarySchema = z.object({
+  idPersona: z.string(),
+  samples: z.number().int(),
+  createdAt: isoDateTimeField,
+  updatedAt: isoDateTimeField,
+});
+
+export const listPersonsResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  txId: txIdField,
+  total: z.number().int(),
+  persons: z.array(personSummarySchema),
+});
+
+export const getPersonResponseSchema = z.object({
+  status: z.enum(['SUCCESS', 'INEXISTENT']),
+  txId: txIdField,
+  person: personSummarySchema
+    .extend({
+      sampleList: z.array(
+        z.object({
+          id: z.number().int(),
+          modelId: z.string(),
+          quality: z.number(),
+          createdAt: isoDateTimeField,
+          thumbnail: z.string().nullable().meta({ description: 'JPEG en base64.' }),
+        }),
+      ),
+    })
+    .nullable(),
+});
+
+export const deletePersonResponseSchema = z.object({
+  status: z.enum(['SUCCESS', 'INEXISTENT']),
+  txId: txIdField,
+  idPersona: z.string(),
+  samplesDeleted: z.number().int(),
+});
+
+export const tokenNameField = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'solo letras, números, espacio, punto, guion y guion bajo');
+
+export const createTokenRequestSchema = z.strictObject({
+  name: tokenNameField,
+  scopes: z.array(scopeField).min(1).max(7),
+});
+
+export const tokenInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(scopeField),
+  createdAt: isoDateTimeField,
+  lastUsedAt: isoDateTimeField.nullable(),
+  revokedAt: isoDateTimeField.nullable(),
+});
+
+export const createTokenResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  txId: txIdField,
+  token: z.string().meta({ description: 'El token completo; se muestra solo esta vez.' }),
+  info: tokenInfoSchema,
+});
+
+export const listTokensResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  txId: txIdField,
+  tokens: z.array(tokenInfoSchema),
+});
+
+export const revokeTokenRequestSchema = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const revokeTokenResponseSchema = z.object({
+  status: z.enum(['SUCCESS', 'INEXISTENT']),
+  txId: txIdField,
+});
+
+export const listAuditRequestSchema = z.strictObject({
+  limit: z.number().int().min(1).max(1000).default(100),
+  beforeSeq: z.number().int().min(1).optional().meta({ description: 'Para paginar hacia atrás.' }),
+});
+
+export const auditEntrySchema = z.object({
+  seq: z.number().int(),
+  at: isoDateTimeField,
+  txId: z.string(),
+  operation: z.string(),
+  tokenName: z.string().nullable(),
+  idPersona: z.string().nullable(),
+  outcome: z.string(),
+  httpStatus: z.number().int(),
+});
+
+export const listAuditResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  txId: txIdField,
+  entries: z.array(auditEntrySchema),
+});
+
+export const stationStatusRequestSchema = z.strictObject({});
+
+export const stationStatusResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  txId: txIdField,
+  version: z.string(),
+  startedAt: isoDateTimeField,
+  persons: z.number().int(),
+  engines: z.record(z.string(), z.enum(['ready', 'loading', 'unavailable'])),
+  tls: z.object({ enabled: z.boolean(), fingerprint256: z.string().nullable() }),
+});
+
+export type TokenInfo = z.infer<typeof tokenInfoSchema>;
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export type PersonSummary = z.infer<typeof personSummarySchema>;

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// The one test command: typecheck, lint, format, build, then every test (unit, API, CLI,
+// console in Chromium). Each static check counts as one test in the closing line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const extraArgs = process.argv.slice(2);
+
+const checks = [
+  ['typecheck (server, common, main)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+  ['typecheck (renderer)', bin('tsc'), ['-p', 'renderer/tsconfig.json', '--noEmit']],
+  ['lint (incl. layering)', bin('eslint'), ['.']],
+  ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
+  ['build', 'npm', ['run', '--silent', 'build']],
+];
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+for (const [name, cmd, args] of checks) {
+  process.stdout.write(`\n== ${name}\n`);
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (result.status === 0) passed++;
+  else {
+    failed++;
+    failures.push(name);
+  }
+}
+
+const report = path.join(root, 'test-results', 'vitest.json');
+mkdirSync(path.dirname(report), { recursive: true });
+rmSync(report, { force: true });
+process.stdout.write('\n== tests\n');
+spawnSync(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...extraArgs], {
+  cwd: root,
+  stdio: 'inherit',
+});
+let skipped = 0;
+if (existsSync(report)) {
+  const results = JSON.parse(readFileSync(report, 'utf8'));
+  passed += results.numPassedTests;
+  failed += results.numFailedTests;
+  skipped += results.numPendingTests + results.numTodoTests;
+  // A file that fails to load has no tests counted: count it as one failure.
+  for (const file of results.testResults) {
+    if (file.status === 'failed' && file.assertionResults.length === 0) {
+      failed++;
+      failures.push(path.relative(root, file.name));
+    }
+  }
+  for (const file of results.testResults) {
+    for (const t of file.assertionResults) if (t.status === 'failed') failures.push(t.fullName);
+  }
+} else {
+  failed++;
+  failures.push('vitest produced no report');
+}
+
+if (failures.length) process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
+process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.exitCode = failed === 0 ? 0 : 1;

@@ -1,0 +1,98 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { SCOPES, isScope, type Scope } from '../../common/scopes.js';
+import { STATION_VERSION } from '../version.js';
+import { runOpenApi } from './openapi-command.js';
+import { runServe } from './serve-command.js';
+import { runTemplate } from './template-command.js';
+import { runTokenCreate, runTokenList, runTokenRevoke } from './token-command.js';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('debe ser un entero entre 0 y 65535');
+  return n;
+}
+
+function scopes(value: string): Scope[] {
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = list.filter((s) => !isScope(s));
+  if (bad.length || list.length === 0) throw new InvalidArgumentError(`alcances válidos: ${SCOPES.join(', ')}`);
+  return list as Scope[];
+}
+
+const dataDirOption = () => new Option('--data-dir <dir>', 'directorio de datos de la estación (env ENROLLA_DATA_DIR)');
+
+export function buildCli(): Command {
+  const program = new Command('enrolla')
+    .description('Enrolla: estación biométrica de enrolamiento (rostro y DNI), sin conexión.')
+    .version(STATION_VERSION)
+    .showHelpAfterError();
+
+  program
+    .command('serve')
+    .description('Inicia la estación sin interfaz gráfica: API REST por HTTPS y consola del operador en /.')
+    .addOption(dataDirOption())
+    .addOption(new Option('--port <n>', 'puerto (env ENROLLA_PORT; por defecto 8443)').argParser(port))
+    .addOption(
+      new Option('--host <addr>', 'dirección de escucha (env ENROLLA_HOST; por defecto 127.0.0.1; 0.0.0.0 para la red local)'),
+    )
+    .addOption(new Option('--http', 'HTTP plano en lugar de HTTPS (solo para pruebas o detrás de un proxy TLS)'))
+    .addOption(new Option('--config <file>', 'archivo de configuración JSON (por defecto <data-dir>/config.json)'))
+    .addOption(new Option('--log-level <level>', 'nivel de log (env ENROLLA_LOG_LEVEL)'))
+    .action(runServe);
+
+  const token = program.command('token').description('Tokens de API: crear, listar, revocar.');
+  token
+    .command('create')
+    .description('Crea un token; lo imprime solo en la última línea y no se puede volver a ver.')
+    .addOption(dataDirOption())
+    .requiredOption('--name <name>', 'nombre del token (quién o qué lo usa)')
+    .requiredOption('--scopes <list>', `alcances separados por comas: ${SCOPES.join(', ')}`, scopes)
+    .action(runTokenCreate);
+  token.command('list').description('Lista los tokens (nunca su valor).').addOption(dataDirOption()).action(runTokenList);
+  token
+    .command('revoke')
+    .description('Revoca un token por su id (ver token list).')
+    .argument('<id>', 'id del token')
+    .addOption(dataDirOption())
+    .action(runTokenRevoke);
+
+  const template = program
+    .command('template')
+    .description('Construye un UITemplate a partir de archivos de imagen y lo escribe en la salida estándar.');
+  template
+    .command('face')
+    .description('UITemplate de rostro: de 1 a 5 imágenes JPEG o PNG de una secuencia de captura.')
+    .argument('<images...>', 'archivos de imagen')
+    .addOption(dataDirOption().hideHelp())
+    .action((images: string[]) => runTemplate('face', images));
+  template
+    .command('document')
+    .description('UITemplate de documento: frente y, opcionalmente, dorso (JPEG o PNG).')
+    .argument('<front>', 'imagen del frente')
+    .argument('[back]', 'imagen del dorso')
+    .addOption(dataDirOption().hideHelp())
+    .action((front: string, back: string | undefined) => runTemplate('document', back ? [front, back] : [front]));
+
+  program
+    .command('openapi')
+    .description('Escribe el documento OpenAPI 3.1 de la API.')
+    .option('--out <file>', 'archivo de salida (por defecto, salida estándar)')
+    .action(runOpenApi);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  // `enrolla template ... | head` closes the pipe early; that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+  });
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (error) {
+    process.stderr.write(`enrolla: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

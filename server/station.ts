@@ -1,0 +1,108 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { TokenService } from './auth/tokens.js';
+import type { StationConfig } from './config/schema.js';
+import { createApp } from './http/app.js';
+import type { OperationHandlers } from './http/operation-route.js';
+import { createLogger, type Logger } from './log/logger.js';
+import { adminOperations } from './operations/admin-operations.js';
+import { galleryOperations } from './operations/gallery-operations.js';
+import type { StationStore } from './store/store.js';
+import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+import { loadOrCreateTls } from './tls/certificate.js';
+import { STATION_VERSION, packageRoot } from './version.js';
+
+export interface StationOptions {
+  logger?: Logger;
+  /** Built console to serve at `/`; defaults to the package's dist/renderer. */
+  consoleDir?: string | null;
+  validateResponses?: boolean;
+  /** Handlers contributed by engines (face, document). */
+  engineHandlers?: OperationHandlers;
+  engineStatus?: () => Record<string, 'ready' | 'loading' | 'unavailable'>;
+}
+
+export interface RunningStation {
+  url: string;
+  port: number;
+  fingerprint256: string | null;
+  /** Printed once: an admin token created because the station had none. */
+  bootstrapToken: string | null;
+  store: StationStore;
+  tokens: TokenService;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export const BOOTSTRAP_TOKEN_NAME = 'admin-inicial';
+
+/** Opens the data directory, builds the HTTP surface and listens: the headless station. */
+export async function startStation(config: StationConfig, options: StationOptions = {}): Promise<RunningStation> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const store = openSqliteStore(config.dataDir);
+  try {
+    const tokens = new TokenService(store);
+    const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
+    const tls = config.tls.enabled ? await loadOrCreateTls(config.dataDir, config.tls) : null;
+    const startedAt = new Date().toISOString();
+    const handlers: OperationHandlers = {
+      ...galleryOperations(store),
+      ...adminOperations(store, tokens, {
+        version: STATION_VERSION,
+        startedAt,
+        engines: options.engineStatus ?? (() => ({ face: 'unavailable', document: 'unavailable' })),
+        tls: { enabled: tls !== null, fingerprint256: tls?.fingerprint256 ?? null },
+      }),
+      ...options.engineHandlers,
+    };
+    const defaultConsole = config.serveConsole ? path.join(packageRoot(), 'dist', 'renderer') : null;
+    const consoleDir = options.consoleDir === undefined ? defaultConsole : options.consoleDir;
+    const app = createApp({
+      config,
+      store,
+      tokens,
+      logger,
+      handlers,
+      consoleDir,
+      validateResponses: options.validateResponses ?? false,
+    });
+    const server: Server = tls
+      ? createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, app)
+      : createHttpServer(app);
+    server.requestTimeout = config.requestTimeoutSeconds * 1000;
+    server.headersTimeout = 20_000;
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (server.address() as AddressInfo).port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const url = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+    logger.info({ url, fingerprint256: tls?.fingerprint256, dataDir: config.dataDir }, 'estación lista');
+    return {
+      url,
+      port,
+      fingerprint256: tls?.fingerprint256 ?? null,
+      bootstrapToken,
+      store,
+      tokens,
+      logger,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        store.close();
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

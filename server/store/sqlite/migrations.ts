@@ -1,0 +1,55 @@
+/**
+ * Numbered, append-only schema migrations; `PRAGMA user_version` records the last applied.
+ * Never edit a released entry: add the next number.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    sql: `
+      CREATE TABLE persons (
+        id_persona TEXT PRIMARY KEY NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE face_samples (
+        id INTEGER PRIMARY KEY,
+        id_persona TEXT NOT NULL REFERENCES persons(id_persona) ON DELETE CASCADE,
+        model_id TEXT NOT NULL,
+        embedding BLOB NOT NULL,
+        quality REAL NOT NULL,
+        thumbnail BLOB,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX face_samples_by_person ON face_samples(id_persona);
+
+      CREATE TABLE api_tokens (
+        id TEXT PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        secret_hash BLOB NOT NULL,
+        scopes TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      ) STRICT;
+
+      CREATE TABLE audit_log (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        tx_id TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        token_name TEXT,
+        id_persona TEXT,
+        outcome TEXT NOT NULL,
+        http_status INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+];

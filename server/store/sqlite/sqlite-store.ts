@@ -1,0 +1,279 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { AuditEntry, PersonSummary } from '../../../common/api/admin-schemas.js';
+import type { Scope } from '../../../common/scopes.js';
+import {
+  StoreError,
+  type EnrollResult,
+  type NewSample,
+  type SampleRecord,
+  type StationStore,
+  type TokenRecord,
+} from '../store.js';
+import { MIGRATIONS } from './migrations.js';
+
+export const DATABASE_FILE = 'enrolla.db';
+
+/** Opens (creating and migrating as needed) the station database in `dataDir`. */
+export function openSqliteStore(dataDir: string): StationStore {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = wrap(() => new Database(path.join(dataDir, DATABASE_FILE)));
+  // FULL: in WAL mode NORMAL may lose the last commits on power loss; an acknowledged enrollment must survive.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return new SqliteStore(db);
+}
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new StoreError(
+      `La base de datos es de una versión más nueva (esquema ${current}; esta versión conoce hasta ${latest}).`,
+      'unavailable',
+    );
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+}
+
+interface PersonRow {
+  id_persona: string;
+  created_at: string;
+  updated_at: string;
+  samples: number;
+}
+
+interface SampleRow {
+  id: number;
+  id_persona: string;
+  model_id: string;
+  embedding: Buffer;
+  quality: number;
+  thumbnail: Buffer | null;
+  created_at: string;
+}
+
+interface TokenRow {
+  id: string;
+  name: string;
+  secret_hash: Buffer;
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+interface AuditRow {
+  seq: number;
+  at: string;
+  tx_id: string;
+  operation: string;
+  token_name: string | null;
+  id_persona: string | null;
+  outcome: string;
+  http_status: number;
+}
+
+const PERSON_COLUMNS = `p.id_persona, p.created_at, p.updated_at,
+  (SELECT count(*) FROM face_samples s WHERE s.id_persona = p.id_persona) AS samples`;
+
+class SqliteStore implements StationStore {
+  private readonly q;
+
+  constructor(private readonly db: Database.Database) {
+    this.q = {
+      personById: db.prepare<[string], PersonRow>(`SELECT ${PERSON_COLUMNS} FROM persons p WHERE p.id_persona = ?`),
+      insertPerson: db.prepare('INSERT INTO persons (id_persona, created_at, updated_at) VALUES (?, ?, ?)'),
+      touchPerson: db.prepare('UPDATE persons SET updated_at = ? WHERE id_persona = ?'),
+      deleteSamples: db.prepare('DELETE FROM face_samples WHERE id_persona = ?'),
+      insertSample: db.prepare(
+        'INSERT INTO face_samples (id_persona, model_id, embedding, quality, thumbnail, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      countSamples: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM face_samples WHERE id_persona = ?'),
+      samplesOf: db.prepare<[string], SampleRow>('SELECT * FROM face_samples WHERE id_persona = ? ORDER BY id'),
+      deletePerson: db.prepare('DELETE FROM persons WHERE id_persona = ?'),
+      countPersons: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM persons'),
+      countPersonsPrefix: db.prepare<[{ prefix: string }], { n: number }>(
+        'SELECT count(*) AS n FROM persons WHERE id_persona >= @prefix AND id_persona < @prefix || char(1114111)',
+      ),
+      listPersons: db.prepare<[number, number], PersonRow>(
+        `SELECT ${PERSON_COLUMNS} FROM persons p ORDER BY p.id_persona LIMIT ? OFFSET ?`,
+      ),
+      listPersonsPrefix: db.prepare<[{ prefix: string; limit: number; offset: number }], PersonRow>(
+        `SELECT ${PERSON_COLUMNS} FROM persons p WHERE p.id_persona >= @prefix AND p.id_persona < @prefix || char(1114111)
+         ORDER BY p.id_persona LIMIT @limit OFFSET @offset`,
+      ),
+      insertToken: db.prepare(
+        'INSERT INTO api_tokens (id, name, secret_hash, scopes, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      tokenById: db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?'),
+      listTokens: db.prepare<[], TokenRow>('SELECT * FROM api_tokens ORDER BY created_at, id'),
+      revokeToken: db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      touchToken: db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?'),
+      insertAudit: db.prepare(
+        'INSERT INTO audit_log (at, tx_id, operation, token_name, id_persona, outcome, http_status) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      listAudit: db.prepare<[number], AuditRow>('SELECT * FROM audit_log ORDER BY seq DESC LIMIT ?'),
+      listAuditBefore: db.prepare<[number, number], AuditRow>('SELECT * FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?'),
+    };
+  }
+
+  enrollPerson(idPersona: string, samples: NewSample[], options: { replace: boolean }): EnrollResult {
+    return wrap(() =>
+      this.db.transaction((): EnrollResult => {
+        const now = new Date().toISOString();
+        const existing = this.q.personById.get(idPersona);
+        if (existing) this.q.touchPerson.run(now, idPersona);
+        else this.q.insertPerson.run(idPersona, now, now);
+        if (options.replace) this.q.deleteSamples.run(idPersona);
+        for (const s of samples) {
+          this.q.insertSample.run(
+            idPersona,
+            s.modelId,
+            floatsToBlob(s.embedding),
+            s.quality,
+            s.thumbnail ? Buffer.from(s.thumbnail) : null,
+            now,
+          );
+        }
+        return { created: !existing, samples: this.q.countSamples.get(idPersona)!.n };
+      })(),
+    );
+  }
+
+  getPerson(idPersona: string): PersonSummary | null {
+    const row = this.q.personById.get(idPersona);
+    return row ? personOf(row) : null;
+  }
+
+  listPersons(query: { prefix?: string | undefined; limit: number; offset: number }) {
+    if (query.prefix) {
+      const total = this.q.countPersonsPrefix.get({ prefix: query.prefix })!.n;
+      const rows = this.q.listPersonsPrefix.all({ prefix: query.prefix, limit: query.limit, offset: query.offset });
+      return { total, persons: rows.map(personOf) };
+    }
+    return { total: this.countPersons(), persons: this.q.listPersons.all(query.limit, query.offset).map(personOf) };
+  }
+
+  listSamples(idPersona: string): SampleRecord[] {
+    return this.q.samplesOf.all(idPersona).map((row) => ({
+      id: row.id,
+      idPersona: row.id_persona,
+      modelId: row.model_id,
+      embedding: blobToFloats(row.embedding),
+      quality: row.quality,
+      thumbnail: row.thumbnail ? new Uint8Array(row.thumbnail) : null,
+      createdAt: row.created_at,
+    }));
+  }
+
+  deletePerson(idPersona: string): number | null {
+    return wrap(() =>
+      this.db.transaction((): number | null => {
+        if (!this.q.personById.get(idPersona)) return null;
+        const removed = this.q.deleteSamples.run(idPersona).changes;
+        this.q.deletePerson.run(idPersona);
+        return removed;
+      })(),
+    );
+  }
+
+  countPersons(): number {
+    return this.q.countPersons.get()!.n;
+  }
+
+  insertToken(t: TokenRecord): void {
+    wrap(() => this.q.insertToken.run(t.id, t.name, t.secretHash, t.scopes.join(','), t.createdAt, t.lastUsedAt, t.revokedAt));
+  }
+
+  findToken(id: string): TokenRecord | null {
+    const row = this.q.tokenById.get(id);
+    return row ? tokenOf(row) : null;
+  }
+
+  listTokens(): TokenRecord[] {
+    return this.q.listTokens.all().map(tokenOf);
+  }
+
+  revokeToken(id: string, at: string): boolean {
+    return wrap(() => this.q.revokeToken.run(at, id).changes > 0);
+  }
+
+  touchToken(id: string, at: string): void {
+    wrap(() => this.q.touchToken.run(at, id));
+  }
+
+  appendAudit(e: Omit<AuditEntry, 'seq'>): void {
+    wrap(() => this.q.insertAudit.run(e.at, e.txId, e.operation, e.tokenName, e.idPersona, e.outcome, e.httpStatus));
+  }
+
+  listAudit(query: { limit: number; beforeSeq?: number | undefined }): AuditEntry[] {
+    const rows = query.beforeSeq ? this.q.listAuditBefore.all(query.beforeSeq, query.limit) : this.q.listAudit.all(query.limit);
+    return rows.map((r) => ({
+      seq: r.seq,
+      at: r.at,
+      txId: r.tx_id,
+      operation: r.operation,
+      tokenName: r.token_name,
+      idPersona: r.id_persona,
+      outcome: r.outcome,
+      httpStatus: r.http_status,
+    }));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function personOf(row: PersonRow): PersonSummary {
+  return { idPersona: row.id_persona, samples: row.samples, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+function tokenOf(row: TokenRow): TokenRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    secretHash: row.secret_hash,
+    scopes: row.scopes.split(',').filter(Boolean) as Scope[],
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+function floatsToBlob(values: Float32Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+function blobToFloats(blob: Buffer): Float32Array {
+  // Copy: the Buffer's offset in its pool need not be 4-byte aligned.
+  const out = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(out.buffer).set(blob);
+  return out;
+}
+
+/** Storage faults become StoreErrors that the HTTP layer maps to a clear envelope. */
+function wrap<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'SQLITE_FULL') throw new StoreError('No queda espacio en disco para guardar los datos.', 'storage_full');
+    if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN') {
+      throw new StoreError('El directorio de datos es de solo lectura o no se puede abrir.', 'read_only');
+    }
+    if (code === 'SQLITE_BUSY') throw new StoreError('La base de datos está ocupada; reintente.', 'unavailable');
+    throw error;
+  }
+}

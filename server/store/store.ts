@@ -1,0 +1,66 @@
+import type { AuditEntry, PersonSummary } from '../../common/api/admin-schemas.js';
+import type { Scope } from '../../common/scopes.js';
+
+/**
+ * Everything the station keeps, behind one interface (persons and their biometric samples,
+ * API tokens, the audit log). Every write is durable when the call returns.
+ */
+export interface StationStore {
+  enrollPerson(idPersona: string, samples: NewSample[], options: { replace: boolean }): EnrollResult;
+  getPerson(idPersona: string): PersonSummary | null;
+  listPersons(query: { prefix?: string | undefined; limit: number; offset: number }): { total: number; persons: PersonSummary[] };
+  listSamples(idPersona: string): SampleRecord[];
+  /** Number of samples removed, or null when the person does not exist. */
+  deletePerson(idPersona: string): number | null;
+  countPersons(): number;
+
+  insertToken(token: TokenRecord): void;
+  findToken(id: string): TokenRecord | null;
+  listTokens(): TokenRecord[];
+  revokeToken(id: string, at: string): boolean;
+  touchToken(id: string, at: string): void;
+
+  appendAudit(entry: Omit<AuditEntry, 'seq'>): void;
+  listAudit(query: { limit: number; beforeSeq?: number | undefined }): AuditEntry[];
+
+  close(): void;
+}
+
+export interface NewSample {
+  modelId: string;
+  embedding: Float32Array;
+  quality: number;
+  thumbnail: Uint8Array | null;
+}
+
+export interface SampleRecord extends NewSample {
+  id: number;
+  idPersona: string;
+  createdAt: string;
+}
+
+export interface EnrollResult {
+  created: boolean;
+  samples: number;
+}
+
+export interface TokenRecord {
+  id: string;
+  name: string;
+  /** SHA-256 of the secret part; the token itself is never stored. */
+  secretHash: Buffer;
+  scopes: Scope[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export class StoreError extends Error {
+  override name = 'StoreError';
+  constructor(
+    message: string,
+    readonly kind: 'conflict' | 'storage_full' | 'read_only' | 'unavailable',
+  ) {
+    super(message);
+  }
+}
