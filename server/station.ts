@@ -8,7 +8,12 @@ import { createApp } from './http/app.js';
 import type { OperationHandlers } from './http/operation-route.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { adminOperations } from './operations/admin-operations.js';
+import { defaultModelsDir, FaceEngine } from './engines/face/face-engine.js';
+import { EMBEDDING_DIM, FACE_MODEL_ID } from './engines/face/face-model.js';
+import { IMPOSTOR_MODEL } from './engines/face/calibration-data.js';
+import { faceOperations } from './operations/face/face-operations.js';
 import { galleryOperations } from './operations/gallery-operations.js';
+import { EmbeddingIndex } from './search/embedding-index.js';
 import type { StationStore } from './store/store.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { loadOrCreateTls } from './tls/certificate.js';
@@ -19,9 +24,8 @@ export interface StationOptions {
   /** Built console to serve at `/`; defaults to the package's dist/renderer. */
   consoleDir?: string | null;
   validateResponses?: boolean;
-  /** Handlers contributed by engines (face, document). */
-  engineHandlers?: OperationHandlers;
-  engineStatus?: () => Record<string, 'ready' | 'loading' | 'unavailable'>;
+  /** Wait for the engines' models before answering (tests); otherwise requests queue until they load. */
+  waitForEngines?: boolean;
 }
 
 export interface RunningStation {
@@ -33,6 +37,7 @@ export interface RunningStation {
   store: StationStore;
   tokens: TokenService;
   logger: Logger;
+  faceEngine: FaceEngine | null;
   close(): Promise<void>;
 }
 
@@ -42,21 +47,37 @@ export const BOOTSTRAP_TOKEN_NAME = 'admin-inicial';
 export async function startStation(config: StationConfig, options: StationOptions = {}): Promise<RunningStation> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = openSqliteStore(config.dataDir);
+  const engines: (FaceEngine | null)[] = [];
   try {
     const tokens = new TokenService(store);
     const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
     const tls = config.tls.enabled ? await loadOrCreateTls(config.dataDir, config.tls) : null;
     const startedAt = new Date().toISOString();
+    const faceConfig = config.engines.face;
+    const faceEngine = faceConfig.enabled
+      ? FaceEngine.start({
+          modelsDir: config.modelsDir ?? defaultModelsDir(),
+          ...(faceConfig.workers > 0 ? { workers: faceConfig.workers } : {}),
+          maxQueue: faceConfig.maxQueue,
+          onEvent: (event, detail) => logger.info({ event, detail }, 'motor facial'),
+        })
+      : null;
+    engines.push(faceEngine);
+    const index = new EmbeddingIndex(EMBEDDING_DIM);
+    store.forEachEmbedding(FACE_MODEL_ID, (idPersona, embedding) => index.add(idPersona, embedding));
     const handlers: OperationHandlers = {
-      ...galleryOperations(store),
+      ...galleryOperations(store, index),
       ...adminOperations(store, tokens, {
         version: STATION_VERSION,
         startedAt,
-        engines: options.engineStatus ?? (() => ({ face: 'unavailable', document: 'unavailable' })),
+        engines: () => ({ face: faceEngine?.state ?? 'unavailable', document: 'unavailable' }),
         tls: { enabled: tls !== null, fingerprint256: tls?.fingerprint256 ?? null },
       }),
-      ...options.engineHandlers,
+      ...(faceEngine
+        ? faceOperations({ engine: faceEngine, store, index, policy: { impostors: IMPOSTOR_MODEL, ...config.matching } })
+        : {}),
     };
+    if (faceEngine && options.waitForEngines) await faceEngine.ready();
     const defaultConsole = config.serveConsole ? path.join(packageRoot(), 'dist', 'renderer') : null;
     const consoleDir = options.consoleDir === undefined ? defaultConsole : options.consoleDir;
     const app = createApp({
@@ -93,15 +114,18 @@ export async function startStation(config: StationConfig, options: StationOption
       store,
       tokens,
       logger,
+      faceEngine,
       async close() {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await faceEngine?.close();
         store.close();
       },
     };
   } catch (error) {
+    await Promise.all(engines.map((e) => e?.close()));
     store.close();
     throw error;
   }

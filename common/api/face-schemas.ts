@@ -88,6 +88,12 @@ export const spoofRequestSchema = z.strictObject({
     .default({ extractFace: true }),
 });
 
+/** Why an outcome other than success happened, in Spanish, naming the gate and the values. */
+const motivoField = z
+  .string()
+  .optional()
+  .meta({ description: 'Detalle del resultado cuando no es exitoso: qué control falló y con qué valores.' });
+
 export const ENROLL_STATUSES = [
   'SUCCESS',
   'DUPLICATED_TEMPLATE',
@@ -104,8 +110,10 @@ export const enrollResponseSchema = z.object({
   txId: txIdField,
   idPersona: z.string(),
   duplicatedIdPersona: z.string().optional(),
+  /** Samples the person has after this enrollment. */
   samples: z.number().int().optional(),
-  descripcion: z.string().optional(),
+  quality: z.number().optional(),
+  motivo: motivoField,
 });
 
 const matchFields = {
@@ -123,6 +131,7 @@ export const verifyResponseSchema = z.object({
     'BAD_TEMPLATE',
     'INTRATEMPLATE_FACE_MISMATCH',
     'FACE_NOT_DETECTED',
+    'TEMPLATE_MULTIPLE_FACES',
   ]),
   txId: txIdField,
   idPersona: z.string(),
@@ -130,6 +139,7 @@ export const verifyResponseSchema = z.object({
   score: matchFields.score.optional(),
   confidence: matchFields.confidence.optional(),
   faP: matchFields.faP.optional(),
+  motivo: motivoField,
 });
 
 export const identifyResponseSchema = z.object({
@@ -140,10 +150,12 @@ export const identifyResponseSchema = z.object({
     'BAD_TEMPLATE',
     'INTRATEMPLATE_FACE_MISMATCH',
     'FACE_NOT_DETECTED',
+    'TEMPLATE_MULTIPLE_FACES',
   ]),
   txId: txIdField,
   threshold: z.number().optional(),
   candidates: z.array(z.object({ idPersona: z.string(), ...matchFields })),
+  motivo: motivoField,
 });
 
 export const uiTemplateMetadataSchema = z.object({ fechaCreacionTemplate: isoDateTimeField });
@@ -208,12 +220,15 @@ export const facePropertiesSchema = z.object({
     .nullable(),
 });
 
+/** The vendor's states, plus one per quality gate so the operator knows what to fix. */
 export const EXTRACT_STATUSES = [
   'OK',
   'BAD_ILLUMINATION',
   'FACE_NOT_DETECTED',
   'BAD_TEMPLATE',
   'TEMPLATE_MULTIPLE_FACES',
+  'FACE_TOO_SMALL',
+  'BAD_POSE',
   'LOW_QUALITY',
 ] as const;
 
@@ -225,6 +240,7 @@ export const extractFaceResponseSchema = z.object({
   faceImage: z.string().nullable(),
   properties: facePropertiesSchema.nullable(),
   uiTemplateMetadata: uiTemplateMetadataSchema,
+  motivo: motivoField,
 });
 
 export const spoofResponseSchema = z.object({
@@ -240,8 +256,11 @@ export const spoofResponseSchema = z.object({
     'FACE_NOT_DETECTED',
   ]),
   txId: txIdField,
-  confidence: z.number().optional(),
+  confidence: z.number().optional().meta({ description: 'Confianza 0-100 de que la captura es un ataque de presentación.' }),
+  threshold: z.number().optional(),
+  cues: z.record(z.string(), z.number()).optional().meta({ description: 'Indicios medidos, 0-100 (mayor = más sospechoso).' }),
   samePerson: z.object({ match: z.boolean(), ...matchFields }).optional(),
+  motivo: motivoField,
   face: z.object({ image: z.string(), template: z.string() }).nullable().optional(),
   faceImage: z.string().nullable().optional(),
   properties: facePropertiesSchema.nullable().optional(),

@@ -23,6 +23,33 @@ export const configSchema = z.strictObject({
       windowSeconds: z.number().int().min(1).max(86_400).default(60),
     })
     .default({ maxFailures: 10, windowSeconds: 60 }),
+  /** Folder of model files (filled from npm packages at install); defaults to the package's models/. */
+  modelsDir: z.string().min(1).optional(),
+  engines: z
+    .strictObject({
+      face: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** Worker threads; 0 means one per core. */
+          workers: z.number().int().min(0).max(32).default(0),
+          /** Requests waiting beyond the running ones before the station answers 503. */
+          maxQueue: z.number().int().min(1).max(1000).default(32),
+        })
+        .default({ enabled: true, workers: 0, maxQueue: 32 }),
+    })
+    .default({ face: { enabled: true, workers: 0, maxQueue: 32 } }),
+  matching: z
+    .strictObject({
+      /** Default 1:1 decision: false-match rate per comparison (1e-3 is confidence 36, 1e-4 is 48). */
+      verifyFmr: z.number().min(1e-8).max(0.1).default(1e-3),
+      /** Identification and duplicate search: share of strangers accepted, over the whole gallery. */
+      identifyFpir: z.number().min(1e-6).max(0.1).default(0.01),
+      enrollMinQuality: z.number().min(0).max(100).default(35),
+      enrollMinIod: z.number().min(8).max(1024).default(40),
+      /** Attack confidence (0-100) from which a capture is declared a spoof. */
+      spoofThreshold: z.number().min(0).max(100).default(50),
+    })
+    .default({ verifyFmr: 1e-3, identifyFpir: 0.01, enrollMinQuality: 35, enrollMinIod: 40, spoofThreshold: 50 }),
   /** Serve the operator console's built files at /. */
   serveConsole: z.boolean().default(true),
   requestTimeoutSeconds: z.number().int().min(1).max(600).default(60),

@@ -1,8 +1,9 @@
+import type { EmbeddingIndex } from '../search/embedding-index.js';
 import type { StationStore } from '../store/store.js';
 import type { OperationHandlers } from '../http/operation-route.js';
 
 /** Listing, reading and deleting persons: gallery only, no engine needed. */
-export function galleryOperations(store: StationStore): OperationHandlers {
+export function galleryOperations(store: StationStore, index: EmbeddingIndex | null): OperationHandlers {
   return {
     listPersons: ({ request }) => ({
       status: 'SUCCESS',
@@ -22,6 +23,7 @@ export function galleryOperations(store: StationStore): OperationHandlers {
     },
     deletePerson: ({ request }) => {
       const removed = store.deletePerson(request.idPersona);
+      index?.remove(request.idPersona);
       return removed === null
         ? { status: 'INEXISTENT', idPersona: request.idPersona, samplesDeleted: 0 }
         : { status: 'SUCCESS', idPersona: request.idPersona, samplesDeleted: removed };

@@ -13,6 +13,8 @@ export interface StationStore {
   /** Number of samples removed, or null when the person does not exist. */
   deletePerson(idPersona: string): number | null;
   countPersons(): number;
+  /** Every stored embedding of one recognition model, for the search index. */
+  forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void;
 
   insertToken(token: TokenRecord): void;
   findToken(id: string): TokenRecord | null;

@@ -102,6 +102,9 @@ class SqliteStore implements StationStore {
       countSamples: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM face_samples WHERE id_persona = ?'),
       samplesOf: db.prepare<[string], SampleRow>('SELECT * FROM face_samples WHERE id_persona = ? ORDER BY id'),
       deletePerson: db.prepare('DELETE FROM persons WHERE id_persona = ?'),
+      embeddingsOf: db.prepare<[string], { id_persona: string; embedding: Buffer }>(
+        'SELECT id_persona, embedding FROM face_samples WHERE model_id = ? ORDER BY id',
+      ),
       countPersons: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM persons'),
       countPersonsPrefix: db.prepare<[{ prefix: string }], { n: number }>(
         'SELECT count(*) AS n FROM persons WHERE id_persona >= @prefix AND id_persona < @prefix || char(1114111)',
@@ -186,6 +189,10 @@ class SqliteStore implements StationStore {
         return removed;
       })(),
     );
+  }
+
+  forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {
+    for (const row of this.q.embeddingsOf.iterate(modelId)) visit(row.id_persona, blobToFloats(row.embedding));
   }
 
   countPersons(): number {

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { defaultModelsDir, FaceEngine } from '../../server/engines/face/face-engine.js';
+import type { AnalyzeOptions, FrameAnalysis } from '../../server/engines/face/types.js';
+
+export const ANALYZE_FOR_EVAL: AnalyzeOptions = {
+  embedding: true,
+  ageGender: false,
+  emotion: false,
+  presentation: false,
+  traits: false,
+  thumbnailWidth: 0,
+  portrait: false,
+  scaleH: 0,
+  frameJpeg: false,
+  clahe: { enabled: true, minClip: 4, maxClip: 10 },
+  majorPolicy: 'largest',
+};
+
+export function startEngine(): FaceEngine {
+  return FaceEngine.start({ modelsDir: defaultModelsDir(), maxQueue: 10_000, taskTimeoutMs: 120_000 });
+}
+
+/** Analyzes files with the engine's workers in parallel, reporting progress on stderr. */
+export async function analyzeFiles(
+  engine: FaceEngine,
+  files: readonly string[],
+  options: AnalyzeOptions,
+): Promise<(FrameAnalysis | null)[]> {
+  let done = 0;
+  return Promise.all(
+    files.map(async (file) => {
+      try {
+        return await engine.analyzeImage(readFileSync(file), options);
+      } catch {
+        return null;
+      } finally {
+        if (++done % 50 === 0) process.stderr.write(`  ${done}/${files.length}\n`);
+      }
+    }),
+  );
+}

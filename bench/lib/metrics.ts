@@ -1,0 +1,89 @@
+export interface ScoredPair {
+  score: number;
+  genuine: boolean;
+}
+
+/** Equal error rate and true-accept rates at fixed false-accept rates, from all pairs. */
+export function verificationMetrics(pairs: readonly ScoredPair[]) {
+  const genuine = pairs
+    .filter((p) => p.genuine)
+    .map((p) => p.score)
+    .sort((a, b) => a - b);
+  const impostor = pairs
+    .filter((p) => !p.genuine)
+    .map((p) => p.score)
+    .sort((a, b) => a - b);
+  const farAt = (t: number) => 1 - lowerBound(impostor, t) / impostor.length;
+  const frrAt = (t: number) => lowerBound(genuine, t) / genuine.length;
+  let eer = 1;
+  let best = Infinity;
+  for (const t of [...genuine, ...impostor]) {
+    const far = farAt(t);
+    const frr = frrAt(t);
+    if (Math.abs(far - frr) < best) {
+      best = Math.abs(far - frr);
+      eer = (far + frr) / 2;
+    }
+  }
+  const tarAt = (far: number) => {
+    // The smallest threshold whose false-accept rate is at most `far`.
+    const k = Math.ceil(impostor.length * (1 - far));
+    const threshold = k >= impostor.length ? Infinity : impostor[k]! + 1e-12;
+    return { threshold, tar: 1 - frrAt(threshold) };
+  };
+  const mean = impostor.reduce((s, x) => s + x, 0) / impostor.length;
+  const std = Math.sqrt(impostor.reduce((s, x) => s + (x - mean) ** 2, 0) / impostor.length);
+  // The upper tail is what false accepts come from: fit the normal to the 90th and 99th
+  // percentiles rather than to the whole distribution, whose bulk is not normal.
+  const q = (p: number) => impostor[Math.min(impostor.length - 1, Math.floor(p * impostor.length))]!;
+  const tailStd = (q(0.99) - q(0.9)) / (2.3263 - 1.2816);
+  const tailMean = q(0.9) - 1.2816 * tailStd;
+  return {
+    tailMean,
+    tailStd,
+    genuine: genuine.length,
+    impostor: impostor.length,
+    eer,
+    tar_at_far_1e2: tarAt(1e-2),
+    tar_at_far_1e3: tarAt(1e-3),
+    impostorMean: mean,
+    impostorStd: std,
+    genuineMean: genuine.reduce((s, x) => s + x, 0) / genuine.length,
+  };
+}
+
+function lowerBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function areaUnderCurve(scores: readonly { score: number; positive: boolean }[]): number {
+  const pos = scores.filter((s) => s.positive).map((s) => s.score);
+  const neg = scores.filter((s) => !s.positive).map((s) => s.score);
+  if (!pos.length || !neg.length) return NaN;
+  let wins = 0;
+  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
+  return wins / (pos.length * neg.length);
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export function printTable(rows: Record<string, unknown>[]): void {
+  if (!rows.length) return;
+  const keys = Object.keys(rows[0]!);
+  const cell = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(4)) : String(v));
+  const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => cell(r[k]).length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(line(keys));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(keys.map((k) => cell(r[k]))));
+}

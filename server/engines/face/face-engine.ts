@@ -1,0 +1,94 @@
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TemplateFrame } from '../../../common/uitemplate/index.js';
+import { packageRoot } from '../../version.js';
+import { EngineFailedError, WorkerPool, type PoolState } from '../worker-pool.js';
+import { FACE_MODEL_ID } from './face-model.js';
+import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } from './types.js';
+
+/** A frame the engine could not decode: the template is invalid. */
+export class FrameDecodeError extends Error {
+  override name = 'FrameDecodeError';
+  constructor(
+    readonly frameIndex: number,
+    reason: string,
+  ) {
+    super(`imagen ${frameIndex + 1}: ${reason}`);
+  }
+}
+
+export interface FaceEngineOptions {
+  modelsDir: string;
+  /** Worker threads; defaults to the number of cores. */
+  workers?: number;
+  maxQueue?: number;
+  taskTimeoutMs?: number;
+  onEvent?: (event: string, detail?: unknown) => void;
+}
+
+/** The worker script: the compiled file next to this one, or dist/ when running from TypeScript sources. */
+function workerScript(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return path.join(path.dirname(here), 'worker', 'face-worker.js');
+  return path.join(packageRoot(), 'dist', 'server', 'engines', 'face', 'worker', 'face-worker.js');
+}
+
+export function defaultModelsDir(): string {
+  return path.join(packageRoot(), 'models');
+}
+
+/**
+ * The face engine as the HTTP layer sees it: frames in, analyses out, on a pool of worker
+ * threads so the event loop never blocks and both cores work.
+ */
+export class FaceEngine {
+  readonly modelId = FACE_MODEL_ID;
+
+  private constructor(private readonly pool: WorkerPool<WorkerRequest, WorkerResponse>) {}
+
+  static start(options: FaceEngineOptions): FaceEngine {
+    const size = options.workers ?? Math.max(1, cpus().length);
+    const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
+      script: workerScript(),
+      workerData: { modelsDir: options.modelsDir },
+      size,
+      maxQueue: options.maxQueue ?? size * 8,
+      taskTimeoutMs: options.taskTimeoutMs ?? 30_000,
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    });
+    return new FaceEngine(pool);
+  }
+
+  get state(): PoolState {
+    return this.pool.state;
+  }
+
+  /** Resolves once at least one worker has its models loaded. */
+  ready(): Promise<void> {
+    return this.pool.readyPromise;
+  }
+
+  async analyzeImage(image: Uint8Array, options: AnalyzeOptions, frameIndex = 0): Promise<FrameAnalysis> {
+    // Copy: the request's bytes may be a view into a larger buffer that must not be detached.
+    const copy = new Uint8Array(image); // Buffer#slice would share memory
+    const response = await this.pool.run({ type: 'analyze', image: copy, options }, [copy.buffer]);
+    if (response.ok) return response.result;
+    if (response.kind === 'image') throw new FrameDecodeError(frameIndex, response.error);
+    throw new EngineFailedError(response.error);
+  }
+
+  /** Analyzes frames in parallel across the workers. */
+  analyzeFrames(frames: readonly TemplateFrame[], options: AnalyzeOptions): Promise<FrameAnalysis[]> {
+    return Promise.all(frames.map((frame, i) => this.analyzeImage(frame.data, options, i)));
+  }
+
+  /** Fault injection: makes one worker crash (tests of recovery). */
+  crashOneWorker(): Promise<unknown> {
+    return this.pool.run({ type: 'crash' }).catch((error: unknown) => error);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,125 @@
+/** Data that crosses between the face worker threads and the main thread (structured-clone safe). */
+
+export type Point = [number, number];
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface AnalyzeOptions {
+  /** Compute the recognition embedding of the major face. */
+  embedding: boolean;
+  ageGender: boolean;
+  emotion: boolean;
+  /** Antispoof and liveness model scores. */
+  presentation: boolean;
+  /** Cues for traits (eyes, mouth, glasses, beard, ...). */
+  traits: boolean;
+  /** Width of the thumbnail JPEG, or 0 for none. */
+  thumbnailWidth: number;
+  /** ICAO-style portrait crop of the major face. */
+  portrait: boolean;
+  /** Extra vertical margin for the portrait (vendor `scaleH`, 0..2). */
+  scaleH: number;
+  /** The oriented frame as JPEG (faceImage). */
+  frameJpeg: boolean;
+  /** Contrast-limited adaptive histogram equalization when the frame needs it. */
+  clahe: { enabled: boolean; minClip: number; maxClip: number };
+  /** Which face to describe: the dominant one (operations) or simply the largest (evaluation). */
+  majorPolicy?: 'dominant' | 'largest';
+  /** Also compute Human's faceres embedding (descriptor comparison in `npm run eval:face`). */
+  alternatives?: boolean;
+}
+
+export interface DetectedFace {
+  box: Box;
+  /** Detector confidence 0..1. */
+  score: number;
+}
+
+export interface MajorFace extends DetectedFace {
+  /** Eye centres (iris), in frame pixels; `left` is the subject's left eye (larger x in a non-mirrored image). */
+  leftEye: Point;
+  rightEye: Point;
+  noseTip: Point;
+  leftEyeRegion: Box;
+  rightEyeRegion: Box;
+  noseRegion: Box;
+  /** face-api's 68-point landmarks in frame pixels. */
+  landmarks68: Point[];
+  iod: number;
+  /** Degrees. */
+  yaw: number;
+  pitch: number;
+  roll: number;
+  /** Lid gap over eye width for each eye (about 0.3 open, under 0.15 closed). */
+  leftEyeOpenness: number;
+  rightEyeOpenness: number;
+  /** Inner lip gap over mouth width. */
+  mouthOpenness: number;
+  age: number | null;
+  gender: { type: 'MALE' | 'FEMALE'; score: number } | null;
+  /** Human's 7 emotion scores, 0..1, keyed by its labels. */
+  emotion: Record<string, number> | null;
+  /** Human's antispoof ("real") and liveness ("live") scores, 0..1. */
+  real: number | null;
+  live: number | null;
+  /** Image measurements on the face region, 0..1 unless stated. */
+  image: FaceImageStats;
+  /** Attribute cues, 0..1, from image regions around the landmarks. */
+  cues: AttributeCues | null;
+  /** Single-frame presentation-attack cues (when presentation is asked for). */
+  presentation: { bezel: number; sides: { left: number; right: number; top: number; bottom: number } } | null;
+  embedding: Float32Array | null;
+  /** Human's faceres embedding, only with `alternatives`. */
+  faceresEmbedding?: Float32Array | null;
+  thumbnail: Uint8Array | null;
+  portrait: Uint8Array | null;
+}
+
+export interface FaceImageStats {
+  /** Mean luminance of the face box, 0..1. */
+  brightness: number;
+  /** Luminance standard deviation in the face box, 0..1. */
+  contrast: number;
+  /** Variance of the Laplacian on the face resized to a fixed IOD, a sharpness measure. */
+  sharpness: number;
+  /** Share of clipped (very dark or very bright) pixels in the face box. */
+  clipped: number;
+}
+
+export interface AttributeCues {
+  glasses: number;
+  darkGlasses: number;
+  beard: number;
+  mustache: number;
+  hat: number;
+}
+
+export interface FrameAnalysis {
+  width: number;
+  height: number;
+  /** Every face found, largest first. */
+  faces: DetectedFace[];
+  /** Details of faces[0] when there is at least one face. */
+  major: MajorFace | null;
+  /** Clip limit of the CLAHE applied, 0 when none was needed or allowed. */
+  clahe: number;
+  frameJpeg: Uint8Array | null;
+  /** Raw luminance statistics of the whole frame, before CLAHE. */
+  frameBrightness: number;
+  timings: Record<string, number>;
+}
+
+export type WorkerRequest =
+  | { id: number; type: 'analyze'; image: Uint8Array; options: AnalyzeOptions }
+  | { id: number; type: 'crash' };
+
+export type WorkerResponse =
+  | { id: number; ok: true; result: FrameAnalysis }
+  | { id: number; ok: false; error: string; kind: 'image' | 'engine' };
+
+export type WorkerStatus = { type: 'ready'; modelId: string } | { type: 'failed'; error: string };

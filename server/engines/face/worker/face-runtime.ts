@@ -1,0 +1,312 @@
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { applyLuma, claheClipFor, claheMapping } from '../analysis/clahe.js';
+import { attributeCues } from '../analysis/cues.js';
+import { boundingBox, centroid, dlibAlignmentBox, grow, openness, toDegrees, tokenPortraitBox } from '../analysis/geometry.js';
+import { chooseMajorFace } from '../analysis/major-face.js';
+import { framingCue } from '../analysis/presentation-cues.js';
+import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../analysis/pixels.js';
+import { warpRotated } from '../analysis/warp.js';
+import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
+import {
+  fileUrlOfDir,
+  installFileModelRouter,
+  loadFaceApiModule,
+  loadHumanModule,
+  tf,
+  type FaceApi,
+  type HumanFace,
+  type HumanInstance,
+} from './model-loader.js';
+
+/** The recognition model whose embeddings the gallery stores; samples of another model are not comparable. */
+export { FACE_MODEL_ID } from '../face-model.js';
+
+export class ImageDecodeError extends Error {
+  override name = 'ImageDecodeError';
+}
+
+interface Decoded {
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * One thread's face models: Human (blazeface, mesh, iris, emotion, antispoof, liveness) finds
+ * and describes faces; face-api's 68 landmarks place dlib's alignment crop, on which its 128-d
+ * ResNet descriptor is computed (measured best of the offline descriptors, docs/face-engine.md).
+ */
+export class FaceRuntime {
+  private constructor(
+    private readonly human: HumanInstance,
+    private readonly faceapi: FaceApi,
+  ) {}
+
+  static async load(modelsDir: string): Promise<FaceRuntime> {
+    installFileModelRouter();
+    const { Human } = loadHumanModule();
+    const human = new Human({
+      backend: 'wasm',
+      wasmPath: `${path.join(modelsDir, 'tfjs-wasm')}${path.sep}`,
+      modelBasePath: fileUrlOfDir(path.join(modelsDir, 'human')),
+      debug: false,
+      async: true,
+      warmup: 'none',
+      // Human otherwise reuses results for "similar" frames: wrong for enrollment photos.
+      cacheSensitivity: 0,
+      skipAllowed: false,
+      filter: { enabled: true, equalization: false, flip: false },
+      face: {
+        enabled: true,
+        detector: { rotation: true, maxDetected: 10, minConfidence: 0.2, return: false },
+        mesh: { enabled: true },
+        attention: { enabled: false },
+        iris: { enabled: true },
+        description: { enabled: false },
+        emotion: { enabled: true },
+        antispoof: { enabled: true },
+        liveness: { enabled: true },
+        gear: { enabled: false },
+      },
+      body: { enabled: false },
+      hand: { enabled: false },
+      object: { enabled: false },
+      gesture: { enabled: false },
+      segmentation: { enabled: false },
+    });
+    await human.load();
+    const faceapi = loadFaceApiModule();
+    const faceApiModels = path.join(modelsDir, 'face-api');
+    await faceapi.nets.faceLandmark68Net.loadFromDisk(faceApiModels);
+    await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
+    await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
+    return new FaceRuntime(human, faceapi);
+  }
+
+  async analyze(image: Uint8Array, options: AnalyzeOptions): Promise<FrameAnalysis> {
+    const timings: Record<string, number> = {};
+    let t = performance.now();
+    const lap = (name: string) => {
+      const now = performance.now();
+      timings[name] = Math.round((now - t) * 10) / 10;
+      t = now;
+    };
+    const frame = await decode(image);
+    const luma = lumaOf(frame.rgb, frame.width, frame.height);
+    const whole = regionStats(luma, { x: 0, y: 0, width: frame.width, height: frame.height });
+    const clip = options.clahe.enabled ? claheClipFor(whole, options.clahe.minClip, options.clahe.maxClip) : 0;
+    const work = clip > 0 ? applyLuma(frame.rgb, luma.data, claheMapping(luma, clip)) : frame.rgb;
+    lap('decode');
+
+    const input = tf.tensor4d(work, [1, frame.height, frame.width, 3], 'int32');
+    let humanFaces: HumanFace[];
+    try {
+      const result = await this.human.detect(
+        input,
+        options.alternatives ? { face: { description: { enabled: true } } } : { face: { description: { enabled: false } } },
+      );
+      humanFaces = [...result.face].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+    } finally {
+      input.dispose();
+    }
+    lap('detect');
+
+    const faces: DetectedFace[] = humanFaces.map((f) => ({
+      box: { x: f.box[0], y: f.box[1], width: f.box[2], height: f.box[3] },
+      score: f.score,
+    }));
+    const decision =
+      options.majorPolicy === 'largest' && faces.length > 0
+        ? ({ kind: 'single', index: 0 } as const)
+        : chooseMajorFace(faces, frame, true);
+    let major: MajorFace | null = null;
+    if (decision.kind === 'single' || decision.kind === 'dominant') {
+      major = await this.describe(
+        humanFaces[decision.index]!,
+        faces[decision.index]!,
+        { ...frame, rgb: work },
+        frame,
+        luma,
+        options,
+        lap,
+      );
+    }
+    const frameJpeg = options.frameJpeg ? await jpeg(frame.rgb, frame.width, frame.height, 85) : null;
+    lap('encode');
+    return {
+      width: frame.width,
+      height: frame.height,
+      faces,
+      major,
+      clahe: clip,
+      frameJpeg,
+      frameBrightness: whole.mean,
+      timings,
+    };
+  }
+
+  private async describe(
+    hf: HumanFace,
+    detected: DetectedFace,
+    work: Decoded,
+    original: Decoded,
+    luma: Plane,
+    options: AnalyzeOptions,
+    lap: (name: string) => void,
+  ): Promise<MajorFace> {
+    const image = tf.tensor3d(work.rgb, [work.height, work.width, 3], 'int32');
+    try {
+      const faceBox = clampBox(detected.box, work.width, work.height);
+      const crop = tf.slice(image, [faceBox.y, faceBox.x, 0], [faceBox.height, faceBox.width, 3]);
+      const lm = await this.faceapi.nets.faceLandmark68Net.detectLandmarks(crop as tf.Tensor3D);
+      crop.dispose();
+      const landmarks68: Point[] = lm.positions.map((p) => [p.x + faceBox.x, p.y + faceBox.y]);
+      lap('landmarks');
+
+      let embedding: Float32Array | null = null;
+      let age: number | null = null;
+      let gender: MajorFace['gender'] = null;
+      if (options.embedding || options.ageGender) {
+        const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
+        const aligned = tf.slice(image, [align.y, align.x, 0], [align.height, align.width, 3]) as tf.Tensor3D;
+        try {
+          if (options.embedding)
+            embedding = new Float32Array(await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned));
+          lap('embedding');
+          if (options.ageGender) {
+            const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(aligned);
+            age = Math.round(ag.age * 10) / 10;
+            gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
+            lap('ageGender');
+          }
+        } finally {
+          aligned.dispose();
+        }
+      }
+
+      const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
+      // Iris centres when the iris model ran, eye-contour centres otherwise; the subject's left eye has the larger x.
+      const irisA = hf.annotations.leftEyeIris?.[0];
+      const irisB = hf.annotations.rightEyeIris?.[0];
+      const eyeA: Point = irisA ? [irisA[0], irisA[1]] : centroid(landmarks68.slice(42, 48));
+      const eyeB: Point = irisB ? [irisB[0], irisB[1]] : centroid(landmarks68.slice(36, 42));
+      const [leftEye, rightEye] = eyeA[0] >= eyeB[0] ? [eyeA, eyeB] : [eyeB, eyeA];
+      const iod = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
+      const smallX = openness(mesh[159]!, mesh[145]!, mesh[33]!, mesh[133]!);
+      const largeX = openness(mesh[386]!, mesh[374]!, mesh[362]!, mesh[263]!);
+      const [leftOpen, rightOpen] = mesh[33]![0] < mesh[263]![0] ? [largeX, smallX] : [smallX, largeX];
+      const mouthOpenness = openness(mesh[13]!, mesh[14]!, mesh[78]!, mesh[308]!);
+      const angle = hf.rotation?.angle ?? {
+        roll: Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]),
+        yaw: 0,
+        pitch: 0,
+      };
+
+      const stats = regionStats(luma, detected.box);
+      const sharpness = await faceSharpness(original, detected.box);
+      const imageStats: FaceImageStats = { brightness: stats.mean, contrast: stats.std, sharpness, clipped: stats.clipped };
+      const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68) : null;
+      const presentation = options.presentation ? framingCue(luma, detected.box) : null;
+      lap('measures');
+
+      const thumbnail = options.thumbnailWidth > 0 ? await thumbnailOf(original, detected.box, options.thumbnailWidth) : null;
+      const portrait = options.portrait ? await portraitOf(original, rightEye, leftEye, options.scaleH) : null;
+      lap('images');
+
+      const emotion = options.emotion && hf.emotion ? Object.fromEntries(hf.emotion.map((e) => [e.emotion, e.score])) : null;
+      return {
+        ...detected,
+        leftEye,
+        rightEye,
+        noseTip: landmarks68[30]!,
+        leftEyeRegion: grow(boundingBox(landmarks68.slice(42, 48)), 1.4),
+        rightEyeRegion: grow(boundingBox(landmarks68.slice(36, 42)), 1.4),
+        noseRegion: boundingBox(landmarks68.slice(27, 36)),
+        landmarks68,
+        iod,
+        yaw: toDegrees(angle.yaw),
+        pitch: toDegrees(angle.pitch),
+        roll: toDegrees(angle.roll),
+        leftEyeOpenness: leftOpen,
+        rightEyeOpenness: rightOpen,
+        mouthOpenness,
+        age,
+        gender,
+        emotion,
+        real: options.presentation ? (hf.real ?? null) : null,
+        live: options.presentation ? (hf.live ?? null) : null,
+        image: imageStats,
+        cues,
+        presentation,
+        embedding,
+        ...(options.alternatives ? { faceresEmbedding: hf.embedding ? new Float32Array(hf.embedding) : null } : {}),
+        thumbnail,
+        portrait,
+      };
+    } finally {
+      image.dispose();
+    }
+  }
+}
+
+async function decode(image: Uint8Array): Promise<Decoded> {
+  try {
+    const { data, info } = await sharp(image, { limitInputPixels: 25_000_000, failOn: 'error' })
+      .rotate() // EXIF orientation
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`${info.channels} canales`);
+    return { rgb: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+  } catch (error) {
+    throw new ImageDecodeError(`la imagen no se pudo decodificar (${(error as Error).message})`);
+  }
+}
+
+function rawSharp(frame: Decoded, rgb = frame.rgb, width = frame.width, height = frame.height) {
+  return sharp(rgb, { raw: { width, height, channels: 3 } });
+}
+
+async function jpeg(rgb: Uint8Array, width: number, height: number, quality: number): Promise<Uint8Array> {
+  return new Uint8Array(
+    await sharp(rgb, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality })
+      .toBuffer(),
+  );
+}
+
+/** Laplacian variance of the face resampled to 128 px wide, so the measure does not depend on distance. */
+async function faceSharpness(frame: Decoded, box: Box): Promise<number> {
+  const b = clampBox(box, frame.width, frame.height);
+  if (b.width < 8 || b.height < 8) return 0;
+  const { data, info } = await rawSharp(frame)
+    .extract({ left: b.x, top: b.y, width: b.width, height: b.height })
+    .resize({ width: 128 })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const plane = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  return laplacianVariance(plane, { x: 0, y: 0, width: plane.width, height: plane.height });
+}
+
+async function thumbnailOf(frame: Decoded, box: Box, width: number): Promise<Uint8Array> {
+  const b = clampBox(grow(box, 1.3), frame.width, frame.height);
+  return new Uint8Array(
+    await rawSharp(frame)
+      .extract({ left: b.x, top: b.y, width: b.width, height: b.height })
+      .resize({ width })
+      .jpeg({ quality: 80 })
+      .toBuffer(),
+  );
+}
+
+/** The ICAO token portrait: eyes level, 4 IOD wide, 3:4, JPEG. */
+async function portraitOf(frame: Decoded, rightEye: Point, leftEye: Point, scaleH: number): Promise<Uint8Array> {
+  const { box, angle } = tokenPortraitBox(rightEye, leftEye, scaleH);
+  const outW = 360;
+  const outH = 480;
+  return jpeg(warpRotated(frame.rgb, frame.width, frame.height, box, angle, outW, outH), outW, outH, 88);
+}

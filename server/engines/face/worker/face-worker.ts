@@ -1,0 +1,29 @@
+// Entry of one face-engine worker thread: loads the models once, then analyzes frames on request.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
+import { FACE_MODEL_ID, FaceRuntime, ImageDecodeError } from './face-runtime.js';
+
+const port = parentPort!;
+const { modelsDir } = workerData as { modelsDir: string };
+
+try {
+  const runtime = await FaceRuntime.load(modelsDir);
+  port.on('message', (request: WorkerRequest) => {
+    if (request.type === 'crash') process.exit(70); // fault injection for the pool's tests
+    runtime.analyze(request.image, request.options).then(
+      (result) => {
+        const transfer = [result.frameJpeg, result.major?.thumbnail, result.major?.portrait, result.major?.embedding]
+          .filter((b): b is Uint8Array | Float32Array => b != null)
+          .map((b) => b.buffer as ArrayBuffer);
+        port.postMessage({ id: request.id, ok: true, result } satisfies WorkerResponse, transfer);
+      },
+      (error: unknown) => {
+        const kind = error instanceof ImageDecodeError ? 'image' : 'engine';
+        port.postMessage({ id: request.id, ok: false, error: (error as Error).message, kind } satisfies WorkerResponse);
+      },
+    );
+  });
+  port.postMessage({ type: 'ready', modelId: FACE_MODEL_ID } satisfies WorkerStatus);
+} catch (error) {
+  port.postMessage({ type: 'failed', error: (error as Error).message } satisfies WorkerStatus);
+}

@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export class EngineBusyError extends Error {
+  override name = 'EngineBusyError';
+}
+
+export class EngineFailedError extends Error {
+  override name = 'EngineFailedError';
+}
+
+interface Task<Req, Res> {
+  request: Req;
+  transfer: ArrayBuffer[];
+  resolve: (value: Res) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot<Req, Res> {
+  worker: Worker;
+  ready: boolean;
+  task: Task<Req, Res> | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export interface PoolOptions {
+  script: string;
+  workerData: unknown;
+  size: number;
+  /** Waiting requests beyond the ones running; past it, requests are refused at once. */
+  maxQueue: number;
+  taskTimeoutMs: number;
+  onEvent?: (event: string, detail?: unknown) => void;
+}
+
+export type PoolState = 'loading' | 'ready' | 'unavailable';
+
+/**
+ * A fixed set of worker threads, each holding its own copy of the models, fed from one bounded
+ * queue. A worker that crashes or hangs is replaced and only its own request fails.
+ */
+export class WorkerPool<Req extends { id: number }, Res extends { id: number }> {
+  private readonly slots: Slot<Req, Res>[] = [];
+  private readonly queue: Task<Req, Res>[] = [];
+  private nextId = 1;
+  private closed = false;
+  private failure: string | null = null;
+  readonly readyPromise: Promise<void>;
+  private markReady!: () => void;
+  private markFailed!: (error: Error) => void;
+
+  constructor(private readonly options: PoolOptions) {
+    if (!existsSync(options.script)) throw new EngineFailedError(`falta el programa del motor: ${options.script}`);
+    this.readyPromise = new Promise((resolve, reject) => {
+      this.markReady = resolve;
+      this.markFailed = reject;
+    });
+    this.readyPromise.catch(() => undefined);
+    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
+  }
+
+  get state(): PoolState {
+    if (this.failure) return 'unavailable';
+    return this.slots.some((s) => s.ready) ? 'ready' : 'loading';
+  }
+
+  get pending(): number {
+    return this.queue.length + this.slots.filter((s) => s.task).length;
+  }
+
+  /** Runs one request on the next free worker. */
+  run(request: DistributiveOmit<Req, 'id'>, transfer: ArrayBuffer[] = []): Promise<Res> {
+    if (this.closed) return Promise.reject(new EngineFailedError('el motor está cerrado'));
+    if (this.failure) return Promise.reject(new EngineFailedError(this.failure));
+    if (this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(new EngineBusyError('la estación está al máximo de su capacidad; reintente en unos segundos'));
+    }
+    return new Promise<Res>((resolve, reject) => {
+      this.queue.push({ request: { ...request, id: this.nextId++ } as unknown as Req, transfer, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) task.reject(new EngineFailedError('el motor se cerró'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private spawn(): Slot<Req, Res> {
+    const worker = new Worker(this.options.script, { workerData: this.options.workerData });
+    const slot: Slot<Req, Res> = { worker, ready: false, task: null, timer: null };
+    worker.on('message', (message: { type?: string; error?: string } & Partial<Res>) => {
+      if (message.type === 'ready') {
+        slot.ready = true;
+        this.markReady();
+        this.options.onEvent?.('worker-ready');
+        this.dispatch();
+      } else if (message.type === 'failed') {
+        this.failure = `el motor no pudo cargar sus modelos: ${message.error}`;
+        this.markFailed(new EngineFailedError(this.failure));
+        for (const task of this.queue.splice(0)) task.reject(new EngineFailedError(this.failure));
+      } else if (slot.task && message.id === slot.task.request.id) {
+        const task = slot.task;
+        this.finish(slot);
+        task.resolve(message as Res);
+        this.dispatch();
+      }
+    });
+    worker.on('error', (error) => this.options.onEvent?.('worker-error', error.message));
+    worker.on('exit', (code) => {
+      if (slot.timer) clearTimeout(slot.timer);
+      const task = slot.task;
+      slot.task = null;
+      const index = this.slots.indexOf(slot);
+      if (this.closed || index < 0) return;
+      this.options.onEvent?.('worker-exit', code);
+      task?.reject(new EngineFailedError('el motor falló al procesar esta solicitud; se reinició'));
+      if (!this.failure) {
+        this.slots[index] = this.spawn();
+      }
+    });
+    return slot;
+  }
+
+  private finish(slot: Slot<Req, Res>): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.task = null;
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.task || this.queue.length === 0) continue;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      slot.timer = setTimeout(() => {
+        this.options.onEvent?.('worker-timeout');
+        void slot.worker.terminate(); // the exit handler rejects the task and replaces the worker
+      }, this.options.taskTimeoutMs);
+      slot.worker.postMessage(task.request, task.transfer);
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/** Cosine similarity; embeddings are L2-normalised once at the edge so this is a dot product. */
+export function normalize(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum) || 1;
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! / norm;
+  return out;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  return dot(normalize(a), normalize(b));
+}

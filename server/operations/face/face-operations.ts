@@ -1,0 +1,332 @@
+import type { z } from 'zod';
+import type { ExtractParameters, extractFaceResponseSchema } from '../../../common/api/face-schemas.js';
+import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
+import { sniffImage } from '../../../common/uitemplate/index.js';
+import { assessQuality } from '../../engines/face/analysis/quality.js';
+import { FrameDecodeError, type FaceEngine } from '../../engines/face/face-engine.js';
+import type { AnalyzeOptions, FrameAnalysis } from '../../engines/face/types.js';
+import { EngineBusyError } from '../../engines/worker-pool.js';
+import { ApiError } from '../../http/api-error.js';
+import type { OperationHandlers } from '../../http/operation-route.js';
+import {
+  confidenceOf,
+  falseAcceptProbability,
+  identificationThreshold,
+  thresholdForFmr,
+  type ImpostorModel,
+} from '../../matching/calibration.js';
+import { cosine } from '../../matching/similarity.js';
+import type { EmbeddingIndex } from '../../search/embedding-index.js';
+import type { StationStore } from '../../store/store.js';
+import { encodeFaceTemplate } from './face-template.js';
+import { extractGate, facePropertiesOf } from './face-properties.js';
+import { selectFrames, type UsableFrame } from './frame-selection.js';
+import { assessPresentation } from './presentation-attack.js';
+import { ResultCache } from './result-cache.js';
+
+export interface FaceMatchingPolicy {
+  impostors: ImpostorModel;
+  /** Default 1:1 threshold, as a false-match rate per comparison. */
+  verifyFmr: number;
+  /** Target share of strangers accepted by identification (and duplicate search). */
+  identifyFpir: number;
+  /** Lowest quality score a sample must have to be enrolled. */
+  enrollMinQuality: number;
+  /** Lowest IOD in pixels for an enrollment sample. */
+  enrollMinIod: number;
+  /** Attack confidence at or above which a capture is refused as a spoof. */
+  spoofThreshold: number;
+}
+
+const BASE: AnalyzeOptions = {
+  embedding: true,
+  ageGender: false,
+  emotion: false,
+  presentation: false,
+  traits: false,
+  thumbnailWidth: 0,
+  portrait: false,
+  scaleH: 0,
+  frameJpeg: false,
+  clahe: { enabled: true, minClip: 4, maxClip: 10 },
+};
+
+type ExtractData = Omit<z.infer<typeof extractFaceResponseSchema>, 'txId'>;
+
+/** The five face operations of the contract, on the engine, the store and the search index. */
+export function faceOperations(deps: {
+  engine: FaceEngine;
+  store: StationStore;
+  index: EmbeddingIndex;
+  policy: FaceMatchingPolicy;
+}): OperationHandlers {
+  const { engine, store, index, policy } = deps;
+  const cache = new ResultCache<ExtractData>(64, 10 * 60_000);
+  const verifyThreshold = thresholdForFmr(policy.verifyFmr);
+  const score = (s: number) => ({
+    score: Math.round(s * 10_000) / 10_000,
+    confidence: confidenceOf(s, policy.impostors),
+    faP: Number(falseAcceptProbability(s, policy.impostors).toPrecision(3)),
+  });
+  const identifyThreshold = () =>
+    Math.round(identificationThreshold(index.sampleCount, policy.identifyFpir, verifyThreshold) * 10) / 10;
+
+  async function analyze(
+    template: DecodedTemplate,
+    options: AnalyzeOptions,
+    frames = template.frames.length,
+  ): Promise<FrameAnalysis[]> {
+    try {
+      return await engine.analyzeFrames(template.frames.slice(0, frames), options);
+    } catch (error) {
+      throw engineError(error);
+    }
+  }
+
+  return {
+    extractFace: async ({ request, templates }) => {
+      const template = templates.template!;
+      const params = request.parametros;
+      const key = `${template.digest}:${JSON.stringify(params)}`;
+      const cached = params.useCache ? cache.get(key) : undefined;
+      if (cached) return cached;
+      const analyses = await analyze(template, extractOptions(params), params.videoFramesSeq);
+      const data = extractResult(analyses, template, params, policy.impostors, engine.modelId);
+      if (params.useCache) cache.set(key, data);
+      return data;
+    },
+
+    enroll: async ({ request, templates, log }) => {
+      const { idPersona, parametros } = request;
+      const template = templates.template!;
+      const selection = selectFrames(await analyze(template, { ...BASE, thumbnailWidth: 128 }), {
+        onlyMajor: true,
+        impostors: policy.impostors,
+      });
+      if (!selection.ok) return { status: selection.status, idPersona, motivo: selection.motivo };
+      const good = selection.frames.filter(
+        (f) => f.quality.score >= policy.enrollMinQuality && f.face.iod >= policy.enrollMinIod && f.face.embedding,
+      );
+      if (good.length === 0) {
+        const best = selection.best;
+        return {
+          status: 'LOW_QUALITY',
+          idPersona,
+          quality: best.quality.score,
+          motivo: `ninguna imagen alcanza la calidad de enrolamiento (mejor: calidad ${best.quality.score} de ${policy.enrollMinQuality}, distancia entre ojos ${Math.round(best.face.iod)} px de ${policy.enrollMinIod}; falla: ${best.quality.failed.join(', ') || '-'})`,
+        };
+      }
+      // The best frames, at most three: several samples of one sitting make later matches steadier.
+      const chosen = [...good].sort((a, b) => b.quality.score - a.quality.score).slice(0, 3);
+      const probe = chosen[0]!.face.embedding!;
+
+      if (parametros.duplicateSearch) {
+        const threshold = parametros.duplicateThreshold ?? identifyThreshold();
+        const hit = index.search(probe, 1, idPersona)[0];
+        if (hit && confidenceOf(hit.score, policy.impostors) >= threshold) {
+          log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
+          return {
+            status: 'DUPLICATED_TEMPLATE',
+            idPersona,
+            duplicatedIdPersona: hit.idPersona,
+            motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${confidenceOf(hit.score, policy.impostors)} >= ${threshold})`,
+          };
+        }
+      }
+      const existing = store.listSamples(idPersona).filter((s) => s.modelId === engine.modelId);
+      if (existing.length > 0 && !parametros.replaceSamples) {
+        const best = Math.max(...existing.map((s) => cosine(s.embedding, probe)));
+        if (confidenceOf(best, policy.impostors) < verifyThreshold) {
+          return {
+            status: 'DUPLICATED_SUBJECT_ID',
+            idPersona,
+            motivo: `idPersona ya está enrolado con otro rostro (confianza ${confidenceOf(best, policy.impostors)}); use replaceSamples para reemplazarlo`,
+          };
+        }
+      }
+      const result = store.enrollPerson(
+        idPersona,
+        chosen.map((f) => ({
+          modelId: engine.modelId,
+          embedding: f.face.embedding!,
+          quality: f.quality.score,
+          thumbnail: f.face.thumbnail,
+        })),
+        { replace: parametros.replaceSamples },
+      );
+      // Searchable as soon as it is durable: the index follows the committed rows.
+      index.set(
+        idPersona,
+        store
+          .listSamples(idPersona)
+          .filter((s) => s.modelId === engine.modelId)
+          .map((s) => s.embedding),
+      );
+      return { status: 'SUCCESS', idPersona, samples: result.samples, quality: chosen[0]!.quality.score };
+    },
+
+    verify: async ({ request, templates }) => {
+      const { idPersona } = request;
+      const threshold = request.parametros.threshold ?? verifyThreshold;
+      if (!store.getPerson(idPersona)) return { status: 'INEXISTENT', idPersona, motivo: 'idPersona no está enrolado' };
+      const samples = store.listSamples(idPersona).filter((s) => s.modelId === engine.modelId);
+      if (samples.length === 0)
+        return {
+          status: 'WITHOUT_TEMPLATE',
+          idPersona,
+          motivo: `la persona no tiene muestras del modelo ${engine.modelId}; vuelva a enrolarla`,
+        };
+      const selection = selectFrames(await analyze(templates.template!, BASE), { onlyMajor: true, impostors: policy.impostors });
+      if (!selection.ok) return { status: selection.status, idPersona, motivo: selection.motivo };
+      const best = Math.max(...samples.map((s) => cosine(s.embedding, selection.best.face.embedding!)));
+      const s = score(best);
+      return {
+        status: s.confidence >= threshold ? 'CHECK_CONFIDENCE' : 'NOT_VERIFIED',
+        idPersona,
+        threshold: round1(threshold),
+        ...s,
+      };
+    },
+
+    identify: async ({ request, templates }) => {
+      const { maxResults } = request.parametros;
+      const threshold = request.parametros.threshold ?? identifyThreshold();
+      if (index.personCount === 0) return { status: 'WITHOUT_TEMPLATE', candidates: [], motivo: 'la galería está vacía' };
+      const selection = selectFrames(await analyze(templates.template!, BASE), { onlyMajor: true, impostors: policy.impostors });
+      if (!selection.ok) return { status: selection.status, candidates: [], motivo: selection.motivo };
+      const candidates = index
+        .search(selection.best.face.embedding!, maxResults)
+        .map((hit) => ({ idPersona: hit.idPersona, ...score(hit.score) }))
+        .filter((c) => c.confidence >= threshold);
+      return { status: candidates.length ? 'IDENTIFY_OK' : 'NOT_IDENTIFIED', threshold: round1(threshold), candidates };
+    },
+
+    spoof: async ({ request, templates }) => {
+      const template = templates.template!;
+      const threshold = request.parametros.threshold ?? policy.spoofThreshold;
+      const extract = request.parametros.extractFace;
+      const analyses = await analyze(template, {
+        ...BASE,
+        presentation: true,
+        frameJpeg: extract,
+        portrait: extract,
+        thumbnailWidth: extract ? 128 : 0,
+      });
+      const selection = selectFrames(analyses, { onlyMajor: true, impostors: policy.impostors });
+      if (!selection.ok) return { status: selection.status, motivo: selection.motivo };
+      const verdict = assessPresentation(selection.frames);
+      const best = selection.best;
+      const data = {
+        status:
+          verdict.attackConfidence >= threshold ? ('IS_SPOOF_CHECK_CONFIDENCE' as const) : ('NO_SPOOF_CHECK_CONFIDENCE' as const),
+        confidence: verdict.attackConfidence,
+        threshold,
+        cues: verdict.cues,
+        uiTemplateMetadata: { fechaCreacionTemplate: template.fechaCreacionTemplate },
+        ...(verdict.evidence === 'single-frame'
+          ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
+          : {}),
+        ...(extract ? extractedFace(best, engine.modelId) : {}),
+      };
+      if (!request.image) return data;
+      const photo = decodePhoto(request.image);
+      let photoAnalysis: FrameAnalysis;
+      try {
+        photoAnalysis = await engine.analyzeImage(photo, BASE);
+      } catch (error) {
+        throw engineError(error, 'image');
+      }
+      const photoSelection = selectFrames([photoAnalysis], { onlyMajor: true, impostors: policy.impostors });
+      if (!photoSelection.ok)
+        return { ...data, status: 'IMAGE_WITHOUT_FACE' as const, motivo: `la foto de 'image': ${photoSelection.motivo}` };
+      const s = score(cosine(photoSelection.best.face.embedding!, best.face.embedding!));
+      return { ...data, samePerson: { match: s.confidence >= verifyThreshold, ...s } };
+    },
+  };
+}
+
+function extractOptions(params: ExtractParameters): AnalyzeOptions {
+  return {
+    embedding: true,
+    ageGender: params.detectAge || params.detectGender,
+    emotion: params.detectEmotion || params.detectExpression,
+    presentation: false,
+    traits: params.detectTraitsAndActions,
+    thumbnailWidth: params.thumbnailWidth,
+    portrait: true,
+    scaleH: params.scaleH,
+    frameJpeg: true,
+    clahe: { enabled: params.useCLAHE, minClip: params.minCLAHE, maxClip: params.maxCLAHE },
+  };
+}
+
+function extractedFace(frame: UsableFrame, modelId: string) {
+  const face = frame.face;
+  return {
+    face:
+      face.portrait && face.embedding
+        ? { image: b64(face.portrait), template: encodeFaceTemplate(modelId, face.embedding) }
+        : null,
+    faceImage: frame.analysis.frameJpeg ? b64(frame.analysis.frameJpeg) : null,
+  };
+}
+
+function extractResult(
+  analyses: FrameAnalysis[],
+  template: DecodedTemplate,
+  params: ExtractParameters,
+  impostors: ImpostorModel,
+  modelId: string,
+): ExtractData {
+  const uiTemplateMetadata = { fechaCreacionTemplate: template.fechaCreacionTemplate };
+  const empty = {
+    face: null,
+    faceImage: analyses[0]?.frameJpeg ? b64(analyses[0].frameJpeg) : null,
+    properties: null,
+    uiTemplateMetadata,
+  };
+  const selection = selectFrames(analyses, { onlyMajor: params.detectOnlyMajorFace, impostors });
+  if (!selection.ok)
+    return {
+      exception: true,
+      status: selection.status === 'INTRATEMPLATE_FACE_MISMATCH' ? 'BAD_TEMPLATE' : selection.status,
+      motivo: selection.motivo,
+      ...empty,
+    };
+  const best = selection.best;
+  const quality = assessQuality(best.face);
+  const gate = extractGate(best.face, quality, params);
+  return {
+    exception: false,
+    status: gate.status,
+    ...(gate.status === 'OK' ? {} : { motivo: gate.motivo }),
+    ...extractedFace(best, modelId),
+    properties: facePropertiesOf(best.face, best.analysis, quality, params),
+    uiTemplateMetadata,
+  };
+}
+
+function decodePhoto(text: string): Uint8Array {
+  const clean = text.replace(/^data:image\/[a-z]+;base64,/, '');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(clean))
+    throw new ApiError('BAD_REQUEST', "Solicitud inválida: campo 'image': no es base64 válido.");
+  const bytes = new Uint8Array(Buffer.from(clean, clean.includes('-') || clean.includes('_') ? 'base64url' : 'base64'));
+  const sniffed = sniffImage(bytes);
+  if ('error' in sniffed) throw new ApiError('BAD_REQUEST', `Solicitud inválida: campo 'image': ${sniffed.error}.`);
+  return bytes;
+}
+
+function engineError(error: unknown, field?: string): unknown {
+  if (error instanceof FrameDecodeError) {
+    return new ApiError(
+      'BAD_REQUEST',
+      field ? `Solicitud inválida: campo '${field}': ${error.message}.` : `Template inválido: ${error.message}`,
+    );
+  }
+  if (error instanceof EngineBusyError)
+    return new ApiError('UNAVAILABLE', `Estación ocupada: ${error.message}.`, { 'Retry-After': '2' });
+  return error;
+}
+
+const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
+const round1 = (x: number): number => Math.round(x * 10) / 10;

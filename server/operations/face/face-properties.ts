@@ -1,0 +1,168 @@
+import type { z } from 'zod';
+import type { ExtractParameters, facePropertiesSchema } from '../../../common/api/face-schemas.js';
+import type { QualityReport } from '../../engines/face/analysis/quality.js';
+import type { Box, FrameAnalysis, MajorFace, Point } from '../../engines/face/types.js';
+
+type FaceProperties = z.infer<typeof facePropertiesSchema>;
+
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+const pct = (x: number): number => Math.round(clamp01(x) * 100);
+const r1 = (x: number): number => Math.round(x * 10) / 10;
+
+/**
+ * Eye openness 0..1 from the lid-gap ratio: 0.05 or less is shut, 0.55 wide open. An eye is
+ * closed when its openness is under `blinkSensibility` (vendor default 0.3, a ratio of 0.2).
+ */
+export const eyeOpenness = (ratio: number): number => clamp01((ratio - 0.05) / 0.5);
+
+/** Mouth openness 0..1 from the inner-lip gap over mouth width. */
+export const mouthOpenness = (ratio: number): number => clamp01((ratio - 0.05) / 0.4);
+
+const EMOTION_NAMES: Record<string, keyof NonNullable<FaceProperties['emotion']>> = {
+  angry: 'anger',
+  disgust: 'disgust',
+  fear: 'fear',
+  happy: 'happiness',
+  neutral: 'neutral',
+  sad: 'sadness',
+  surprise: 'surprise',
+};
+
+function point(p: Point, num: number, confidence: number) {
+  return { confidence, num, x: r1(p[0]), y: r1(p[1]) };
+}
+
+function region(b: Box, confidence: number) {
+  return { confidence, x: r1(b.x), y: r1(b.y), width: r1(b.width), height: r1(b.height) };
+}
+
+export function traitsOf(
+  face: MajorFace,
+  params: Pick<ExtractParameters, 'blinkSensibility' | 'facePoseSensibility'>,
+): NonNullable<FaceProperties['traits']> {
+  const pose = params.facePoseSensibility;
+  const leftClosed = eyeOpenness(face.leftEyeOpenness) < params.blinkSensibility;
+  const rightClosed = eyeOpenness(face.rightEyeOpenness) < params.blinkSensibility;
+  // Yaw and pitch in the station's convention (docs/face-engine.md): yaw < 0 the person looks to
+  // their left, pitch > 0 upwards.
+  const lookingLeft = face.yaw <= pose.lookingLeftYawAngle;
+  const lookingRight = face.yaw >= pose.lookingRightYawAngle;
+  const lookingUpward = face.pitch >= pose.lookingUpwardsPitchAngle;
+  const lookingDownward = face.pitch <= pose.lookingDownwardsPitchAngle;
+  const cues = face.cues;
+  return {
+    ambosOjosCerrados: leftClosed && rightClosed,
+    leftEyeClosed: leftClosed,
+    rightEyeClosed: rightClosed,
+    lookingDownward,
+    lookingFront: Math.abs(face.yaw) <= pose.lookingFront && Math.abs(face.pitch) <= pose.lookingFront,
+    lookingLeft,
+    lookingRight,
+    lookingUpward,
+    beard: cues ? pct(cues.beard) : 0,
+    darkGlasses: cues ? pct(cues.darkGlasses) : 0,
+    glasses: cues ? pct(Math.max(cues.glasses, cues.darkGlasses)) : 0,
+    hat: cues ? pct(cues.hat) : 0,
+    mustache: cues ? pct(cues.mustache) : 0,
+    openMouth: pct(mouthOpenness(face.mouthOpenness)),
+  };
+}
+
+function expressionOf(face: MajorFace, traits: NonNullable<FaceProperties['traits']>): NonNullable<FaceProperties['expression']> {
+  if (!face.emotion) return { type: 'UNKNOWN', confidence: 0 };
+  if (traits.lookingLeft || traits.lookingRight || traits.lookingUpward || traits.lookingDownward) {
+    return { type: 'EYES_AWAY', confidence: 80 };
+  }
+  const e = face.emotion;
+  const happy = e.happy ?? 0;
+  if (happy >= 0.5) return { type: traits.openMouth >= 35 ? 'SMILE_OPENED_JAW' : 'SMILE', confidence: pct(happy) };
+  const open = Math.min(eyeOpenness(face.leftEyeOpenness), eyeOpenness(face.rightEyeOpenness));
+  if (!traits.ambosOjosCerrados && open < 0.4) return { type: 'SQUINT', confidence: pct(1 - open / 0.4) };
+  const frown = Math.max(e.angry ?? 0, e.disgust ?? 0);
+  if (frown >= 0.4) return { type: 'FROWNING', confidence: pct(frown) };
+  if ((e.surprise ?? 0) >= 0.4) return { type: 'RAISED_BROWS', confidence: pct(e.surprise ?? 0) };
+  if ((e.neutral ?? 0) >= 0.3) return { type: 'NEUTRAL', confidence: pct(e.neutral ?? 0) };
+  return { type: 'UNKNOWN', confidence: 0 };
+}
+
+/** Section 2.4's `properties`, from one analyzed face and the request's parameters. */
+export function facePropertiesOf(
+  face: MajorFace,
+  analysis: FrameAnalysis,
+  quality: QualityReport,
+  params: ExtractParameters,
+): FaceProperties {
+  const confidence = pct(face.score);
+  const traits = traitsOf(face, params);
+  const emotion =
+    params.detectEmotion && face.emotion
+      ? (Object.fromEntries(
+          Object.entries(EMOTION_NAMES).map(([from, to]) => [to, pct(face.emotion![from] ?? 0)]),
+        ) as NonNullable<FaceProperties['emotion']>)
+      : null;
+  return {
+    age: params.detectAge && face.age !== null ? Math.round(face.age) : null,
+    clahe: analysis.clahe,
+    confidence,
+    emotion,
+    expression: params.detectExpression ? expressionOf(face, traits) : null,
+    gender: params.detectGender && face.gender ? { type: face.gender.type, confidence: pct(face.gender.score) } : null,
+    leftEyePoint: point(face.leftEye, 0, confidence),
+    rightEyePoint: point(face.rightEye, 1, confidence),
+    nosePoint: point(face.noseTip, 2, confidence),
+    leftEyeRegion: region(face.leftEyeRegion, confidence),
+    rightEyeRegion: region(face.rightEyeRegion, confidence),
+    noseRegion: region(face.noseRegion, confidence),
+    position: {
+      ...region(face.box, confidence),
+      yaw: r1(face.yaw),
+      pitch: r1(face.pitch),
+      roll: r1(face.roll),
+      points: face.landmarks68.map((p, i) => point(p, i, confidence)),
+    },
+    quality: { score: quality.score, failed: quality.failed },
+    thumbnail: face.thumbnail ? Buffer.from(face.thumbnail).toString('base64') : '',
+    traits: params.detectTraitsAndActions ? traits : null,
+  };
+}
+
+export type ExtractGate =
+  | { status: 'OK' }
+  | { status: 'FACE_NOT_DETECTED' | 'FACE_TOO_SMALL' | 'BAD_POSE' | 'BAD_ILLUMINATION' | 'LOW_QUALITY'; motivo: string };
+
+/** The extraction's gates, in the order an operator would fix them. */
+export function extractGate(face: MajorFace, quality: QualityReport, params: ExtractParameters): ExtractGate {
+  const confidence = pct(face.score);
+  if (confidence < params.minConfidence) {
+    return {
+      status: 'FACE_NOT_DETECTED',
+      motivo: `confianza del detector ${confidence} menor que minConfidence ${params.minConfidence}`,
+    };
+  }
+  if (face.iod < params.minIOD) {
+    return {
+      status: 'FACE_TOO_SMALL',
+      motivo: `distancia entre ojos ${Math.round(face.iod)} px menor que minIOD ${params.minIOD}: acerque a la persona a la cámara`,
+    };
+  }
+  if (Math.abs(face.roll) > params.maxRoll || Math.abs(face.yaw) > params.maxYaw) {
+    return {
+      status: 'BAD_POSE',
+      motivo: `cabeza girada (yaw ${Math.round(face.yaw)}°, roll ${Math.round(face.roll)}°) fuera de maxYaw ${params.maxYaw}° / maxRoll ${params.maxRoll}°`,
+    };
+  }
+  const { brightness, clipped } = face.image;
+  if (brightness < 0.12 || brightness > 0.9 || clipped > 0.4) {
+    return {
+      status: 'BAD_ILLUMINATION',
+      motivo: `iluminación del rostro inadecuada (brillo ${Math.round(brightness * 100)} %, ${Math.round(clipped * 100)} % de píxeles saturados)`,
+    };
+  }
+  if (quality.score < params.minQuality) {
+    return {
+      status: 'LOW_QUALITY',
+      motivo: `calidad ${quality.score} menor que minQuality ${params.minQuality}; falla: ${quality.failed.join(', ') || 'ninguna en particular'}`,
+    };
+  }
+  return { status: 'OK' };
+}

@@ -1,0 +1,102 @@
+import type { Point } from '../../engines/face/types.js';
+import type { UsableFrame } from './frame-selection.js';
+
+export interface PresentationVerdict {
+  /** 0-100: how strongly the capture looks like an attack (photo, screen, mask). */
+  attackConfidence: number;
+  /** Each cue 0-100, higher is more suspicious; absent when it could not be measured. */
+  cues: Record<string, number>;
+  /** What the decision could rest on; a single photo proves far less than a sequence. */
+  evidence: 'sequence' | 'single-frame';
+}
+
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/**
+ * Residual of the best affine map between two landmark sets, over the inter-ocular distance.
+ * A flat picture moved or tilted in front of the camera maps almost exactly (small residual);
+ * a real head turning, blinking or talking does not.
+ */
+export function affineResidual(a: readonly Point[], b: readonly Point[], iod: number): number {
+  const n = Math.min(a.length, b.length);
+  if (n < 6 || iod <= 0) return 0;
+  // Least squares for [x' y'] = [x y 1] M, via the 3x3 normal equations.
+  const ata = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  const atx = [0, 0, 0];
+  const aty = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    const row = [a[i]![0], a[i]![1], 1];
+    for (let r = 0; r < 3; r++) {
+      for (let c = 0; c < 3; c++) ata[r * 3 + c]! += row[r]! * row[c]!;
+      atx[r]! += row[r]! * b[i]![0];
+      aty[r]! += row[r]! * b[i]![1];
+    }
+  }
+  const mx = solve3(ata, atx);
+  const my = solve3(ata, aty);
+  if (!mx || !my) return 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const x = a[i]![0] * mx[0] + a[i]![1] * mx[1] + mx[2];
+    const y = a[i]![0] * my[0] + a[i]![1] * my[1] + my[2];
+    sum += Math.hypot(x - b[i]![0], y - b[i]![1]);
+  }
+  return sum / n / iod;
+}
+
+function solve3(m: number[], v: number[]): [number, number, number] | null {
+  const [a, b, c, d, e, f, g, h, i] = m as [number, number, number, number, number, number, number, number, number];
+  const det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+  if (Math.abs(det) < 1e-9) return null;
+  const [x, y, z] = v as [number, number, number];
+  return [
+    (x * (e * i - f * h) - b * (y * i - f * z) + c * (y * h - e * z)) / det,
+    (a * (y * i - f * z) - x * (d * i - f * g) + c * (d * z - y * g)) / det,
+    (a * (e * z - y * h) - b * (d * z - y * g) + x * (d * h - e * g)) / det,
+  ];
+}
+
+/**
+ * Presentation attack decision from what a station sees. With a capture sequence it rests on
+ * signs of a living, three-dimensional face across frames (non-rigid landmark motion, blinks,
+ * head rotation); the single-frame models (Human's antispoof and liveness) only add a little,
+ * since on the project's fixtures they rank replays above live faces.
+ */
+export function assessPresentation(frames: readonly UsableFrame[]): PresentationVerdict {
+  const cues: Record<string, number> = {};
+  const models = frames.filter((f) => f.face.real !== null && f.face.live !== null);
+  const modelSuspicion = models.length
+    ? models.reduce((s, f) => s + (1 - f.face.real!) * 0.5 + (1 - f.face.live!) * 0.5, 0) / models.length
+    : 0.5;
+  cues.modelos = Math.round(modelSuspicion * 100);
+  const bezel = frames.reduce((m, f) => Math.max(m, f.face.presentation?.bezel ?? 0), 0);
+  cues.marco = Math.round(bezel * 100);
+
+  if (frames.length < 2) {
+    const score = clamp01(0.8 * bezel + 0.2 * modelSuspicion);
+    return { attackConfidence: Math.round(score * 100), cues, evidence: 'single-frame' };
+  }
+
+  let maxResidual = 0;
+  for (let i = 0; i < frames.length; i++) {
+    for (let j = i + 1; j < frames.length; j++) {
+      const a = frames[i]!.face;
+      const b = frames[j]!.face;
+      maxResidual = Math.max(maxResidual, affineResidual(a.landmarks68, b.landmarks68, (a.iod + b.iod) / 2));
+    }
+  }
+  const opens = frames.flatMap((f) => [f.face.leftEyeOpenness, f.face.rightEyeOpenness]);
+  const blinkRange = Math.max(...opens) - Math.min(...opens);
+  const yaws = frames.map((f) => f.face.yaw);
+  const turn = Math.max(...yaws) - Math.min(...yaws);
+  // Landmark noise on a still picture stays near 1-2 % of the IOD; a living face moves more.
+  const rigid = clamp01(1 - (maxResidual - 0.015) / 0.03);
+  const noBlink = clamp01(1 - (blinkRange - 0.04) / 0.1);
+  const flatTurn = turn > 8 ? rigid : 0.5;
+  cues.rigidez = Math.round(rigid * 100);
+  cues.sinParpadeo = Math.round(noBlink * 100);
+  cues.giroPlano = Math.round(flatTurn * 100);
+  const liveness = Math.min(rigid, noBlink);
+  const score = clamp01(0.45 * liveness + 0.15 * flatTurn + 0.3 * bezel + 0.1 * modelSuspicion);
+  return { attackConfidence: Math.round(score * 100), cues, evidence: 'sequence' };
+}
