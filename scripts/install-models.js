@@ -56,5 +56,15 @@ for (const wasm of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm']) {
 }
 manifest.sources['tfjs-wasm'] = { package: '@tensorflow/tfjs-backend-wasm', license: 'Apache-2.0' };
 
+// Tesseract: Spanish from @tesseract.js-data (the 4.0.0_best_int LSTM model); the MRZ model
+// (tesseractMRZ, BSD-3-Clause) has no npm package and is committed in models/tesseract/.
+const spaDir = path.join(path.dirname(require.resolve('@tesseract.js-data/spa/package.json')), '4.0.0_best_int');
+copy(path.join(spaDir, 'spa.traineddata.gz'), path.join(models, 'tesseract'));
+manifest.sources.tesseract = { spa: '@tesseract.js-data/spa 4.0.0_best_int (Apache-2.0)', mrz: 'models/tesseract/mrz.traineddata (tesseractMRZ, BSD-3-Clause)' };
+
+const zxingWasm = require.resolve('zxing-wasm/reader/zxing_reader.wasm');
+copy(zxingWasm, path.join(models, 'zxing'));
+manifest.sources.zxing = { package: 'zxing-wasm', license: 'MIT' };
+
 writeFileSync(path.join(models, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 process.stdout.write(`models/ listo (${Object.keys(manifest.sources).join(', ')})\n`);
