@@ -8,7 +8,7 @@ import { FACE_MODEL_ID } from '../server/engines/face/face-model.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
 import { cosine } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
-import { celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
+import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
 import { printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
 
@@ -35,7 +35,7 @@ const images: LabelledImage[] = args.dataset
   ? folderPerPerson(path.resolve(args.dataset))
   : args.celeba
     ? celeba('faces-celeba-dev')
-    : [...folderPerPerson(path.join(FIXTURES, 'faces-lfw')), ...facesPairs()];
+    : [...folderPerPerson(path.join(FIXTURES, 'faces-lfw')), ...facesPairs(), ...assortedFaces()];
 
 const engine = startEngine();
 await engine.ready();

@@ -37,6 +37,19 @@ export function facesPairs(): LabelledImage[] {
     .map(([file, group]) => ({ file: path.join(dir, file!), identity: `pairs-${group}` }));
 }
 
+/** The assorted photos of faces/: identity from the file name; group photos left out. */
+export function assortedFaces(): LabelledImage[] {
+  const dir = path.join(FIXTURES, 'faces');
+  return readdirSync(dir)
+    .filter((f) => IMAGE.test(f) && !/two_people|kit_with_rose|group|solvay/.test(f))
+    .sort()
+    .map((f) => {
+      const stock = /^human-stock-emotions-([a-z])-/.exec(f);
+      const fr = /^fr-([a-z]+(?:_[a-z]+)?)/.exec(f.replace(/_test/, ''));
+      return { file: path.join(dir, f), identity: stock ? `stock-${stock[1]}` : fr ? `fr-${fr[1]}` : f };
+    });
+}
+
 export interface CelebaImage extends LabelledImage {
   attributes: Record<string, number>;
 }

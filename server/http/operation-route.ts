@@ -82,7 +82,7 @@ export function operationRoute<K extends OperationId>(
     if (!handler) {
       throw new ApiError(
         'NOT_IMPLEMENTED',
-        `La operación ${spec.path} todavía no está disponible en esta estación (motor no instalado).`,
+        `La operación ${spec.path} no está disponible en esta estación: su motor no está instalado o está desactivado.`,
       );
     }
     const log = (res.locals.log as Logger).child({ operation: spec.id });

@@ -43,8 +43,8 @@ export function traitsOf(
   const pose = params.facePoseSensibility;
   const leftClosed = eyeOpenness(face.leftEyeOpenness) < params.blinkSensibility;
   const rightClosed = eyeOpenness(face.rightEyeOpenness) < params.blinkSensibility;
-  // Yaw and pitch in the station's convention (docs/face-engine.md): yaw < 0 the person looks to
-  // their left, pitch > 0 upwards.
+  // The station's convention (docs/face-engine.md): yaw < 0 the person looks to their left,
+  // yaw > 0 to their right; pitch > 0 upwards.
   const lookingLeft = face.yaw <= pose.lookingLeftYawAngle;
   const lookingRight = face.yaw >= pose.lookingRightYawAngle;
   const lookingUpward = face.pitch >= pose.lookingUpwardsPitchAngle;

@@ -128,10 +128,11 @@ export function framingCue(luma: Plane, face: Box): FramingCue {
   const fh = face.height / factor;
   const rowsFrom = fy - 0.3 * fh;
   const rowsTo = fy + 1.6 * fh;
-  const left = bestVerticalLine(e, fx - 1.3 * fw, fx - 0.12 * fw, rowsFrom, rowsTo);
-  const right = bestVerticalLine(e, fx + 1.12 * fw, fx + 2.3 * fw, rowsFrom, rowsTo);
-  const top = bestHorizontalLine(e, fy - 1.2 * fh, fy - 0.2 * fh, fx - 0.5 * fw, fx + 1.5 * fw);
-  const bottom = bestHorizontalLine(e, fy + 1.25 * fh, fy + 2.4 * fh, fx - 0.5 * fw, fx + 1.5 * fw);
+  // Human's box is generous (forehead and hair): a device's edge can sit just inside it.
+  const left = bestVerticalLine(e, fx - 1.3 * fw, fx + 0.12 * fw, rowsFrom, rowsTo);
+  const right = bestVerticalLine(e, fx + 0.88 * fw, fx + 2.3 * fw, rowsFrom, rowsTo);
+  const top = bestHorizontalLine(e, fy - 1.2 * fh, fy + 0.05 * fh, fx - 0.5 * fw, fx + 1.5 * fw);
+  const bottom = bestHorizontalLine(e, fy + 1.1 * fh, fy + 2.4 * fh, fx - 0.5 * fw, fx + 1.5 * fw);
   // Opposite sides both lined: a frame. One strong side alone is common in rooms (doors, windows).
   const pair = Math.max(Math.min(left, right), Math.min(top, bottom));
   const bezel = Math.min(1, Math.max(0, (pair - 0.3) / 0.35));

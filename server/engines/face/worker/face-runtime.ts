@@ -103,10 +103,15 @@ export class FaceRuntime {
     const input = tf.tensor4d(work, [1, frame.height, frame.width, 3], 'int32');
     let humanFaces: HumanFace[];
     try {
-      const result = await this.human.detect(
-        input,
-        options.alternatives ? { face: { description: { enabled: true } } } : { face: { description: { enabled: false } } },
-      );
+      // Models an operation does not need are switched off per call: a disabled detector costs no time.
+      const result = await this.human.detect(input, {
+        face: {
+          description: { enabled: options.alternatives === true },
+          emotion: { enabled: options.emotion },
+          antispoof: { enabled: options.presentation },
+          liveness: { enabled: options.presentation },
+        },
+      });
       humanFaces = [...result.face].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
     } finally {
       input.dispose();
@@ -226,8 +231,10 @@ export class FaceRuntime {
         noseRegion: boundingBox(landmarks68.slice(27, 36)),
         landmarks68,
         iod,
+        // Station convention (docs/face-engine.md): yaw > 0 the person turns to their right,
+        // pitch > 0 they look up. Human's pitch grows when looking down, hence the sign.
         yaw: toDegrees(angle.yaw),
-        pitch: toDegrees(angle.pitch),
+        pitch: -toDegrees(angle.pitch),
         roll: toDegrees(angle.roll),
         leftEyeOpenness: leftOpen,
         rightEyeOpenness: rightOpen,

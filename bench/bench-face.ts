@@ -1,0 +1,125 @@
+// npm run bench:face — latency of each face operation over HTTPS (one client), throughput with 4
+// concurrent clients on 1 and on 2 workers, and the engine's own time on the same frames.
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { OPERATIONS, type OperationId } from '../common/api/operations.js';
+import { encodeTemplate } from '../common/uitemplate/index.js';
+import { packageRoot } from '../server/version.js';
+import { FIXTURES } from './lib/datasets.js';
+import { percentile, printTable } from './lib/metrics.js';
+import { benchStation, type BenchStation } from './lib/station.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const CONCURRENT_REQUESTS = Number(process.env.BENCH_CONCURRENT ?? 40);
+
+const fixtures = {
+  '1 rostro 640x480': readFileSync(path.join(packageRoot(), 'test', 'fixtures', 'video', 'live-0.jpg')),
+  '3 rostros': readFileSync(path.join(FIXTURES, 'faces', 'human-group-2.jpg')),
+};
+
+async function template(image: Buffer): Promise<string> {
+  return encodeTemplate({ kind: 'face', frames: [{ data: new Uint8Array(image) }], device: { kind: 'file' } });
+}
+
+function bodyFor(op: OperationId, tpl: string, round: number): string {
+  switch (op) {
+    case 'enroll':
+      return JSON.stringify({
+        idPersona: `bench-${round}-${Math.random()}`,
+        template: tpl,
+        parametros: { duplicateSearch: false },
+      });
+    case 'verify':
+      return JSON.stringify({ idPersona: 'bench-ref', template: tpl });
+    case 'extractFace':
+      return JSON.stringify({ template: tpl, parametros: { useCache: false } });
+    default:
+      return JSON.stringify({ template: tpl });
+  }
+}
+
+const OPS: OperationId[] = ['extractFace', 'verify', 'identify', 'enroll', 'spoof'];
+
+async function latency(s: BenchStation, op: OperationId, tpl: string) {
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS + 2; i++) {
+    const r = await s.post(OPERATIONS[op].path, bodyFor(op, tpl, i));
+    if (r.status !== 200) throw new Error(`${op}: HTTP ${r.status} ${JSON.stringify(r.json)}`);
+    if (i >= 2) times.push(r.ms); // two warm-up calls
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+async function throughput(s: BenchStation, op: OperationId, tpl: string, clients: number) {
+  let next = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < CONCURRENT_REQUESTS) {
+        const i = next++;
+        const r = await s.post(OPERATIONS[op].path, bodyFor(op, tpl, 1000 + i));
+        if (r.status !== 200) throw new Error(`${op}: HTTP ${r.status}`);
+      }
+    }),
+  );
+  return CONCURRENT_REQUESTS / ((Date.now() - started) / 1000);
+}
+
+const rows: Record<string, unknown>[] = [];
+const two = await benchStation();
+const one = await benchStation({ engines: { face: { enabled: true, workers: 1, maxQueue: 64 } } });
+try {
+  for (const s of [one, two]) {
+    const ref = await s.post(
+      OPERATIONS.enroll.path,
+      JSON.stringify({ idPersona: 'bench-ref', template: await template(fixtures['1 rostro 640x480']) }),
+    );
+    if (ref.json.data?.status !== 'SUCCESS') throw new Error(`enroll of the reference failed: ${JSON.stringify(ref.json)}`);
+  }
+  const engine = two.station.faceEngine!;
+  for (const [label, image] of Object.entries(fixtures)) {
+    const tpl = await template(image);
+    const raw: number[] = [];
+    const extractOptions = {
+      embedding: true,
+      ageGender: true,
+      emotion: true,
+      presentation: false,
+      traits: true,
+      thumbnailWidth: 128,
+      portrait: true,
+      scaleH: 0,
+      frameJpeg: true,
+      clahe: { enabled: true, minClip: 4, maxClip: 10 },
+    };
+    for (let i = 0; i < ROUNDS + 2; i++) {
+      const t0 = performance.now();
+      await engine.analyzeImage(new Uint8Array(image), extractOptions);
+      if (i >= 2) raw.push(performance.now() - t0);
+    }
+    for (const op of OPS) {
+      const lat = await latency(two, op, tpl);
+      const rps1 = await throughput(one, op, tpl, 4);
+      const rps2 = await throughput(two, op, tpl, 4);
+      rows.push({
+        fixture: label,
+        operation: OPERATIONS[op].path.replace('/biometria/', ''),
+        p50_ms: Math.round(lat.p50 * 10) / 10,
+        p95_ms: Math.round(lat.p95 * 10) / 10,
+        engine_extract_p50_ms: op === 'extractFace' ? Math.round(percentile(raw, 50) * 10) / 10 : '',
+        rps_1_worker: Math.round(rps1 * 10) / 10,
+        rps_2_workers: Math.round(rps2 * 10) / 10,
+        speedup: Math.round((rps2 / rps1) * 100) / 100,
+      });
+      console.error(`  ${label} ${op} listo`);
+    }
+  }
+} finally {
+  await one.stop();
+  await two.stop();
+}
+printTable(rows);
+const out = path.join(packageRoot(), 'bench', 'results', 'bench-face.json');
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify({ rounds: ROUNDS, concurrentRequests: CONCURRENT_REQUESTS, clients: 4, rows }, null, 2)}\n`);
+console.log(`\nEscrito ${path.relative(packageRoot(), out)}`);

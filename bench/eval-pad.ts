@@ -1,0 +1,98 @@
+// npm run eval:pad — presentation attack detection on the live and attack fixtures, reported as
+// ISO/IEC 30107-3 does: APCER per attack type (attacks accepted), BPCER (live people refused).
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { assessQuality } from '../server/engines/face/analysis/quality.js';
+import type { FrameAnalysis } from '../server/engines/face/types.js';
+import type { UsableFrame } from '../server/operations/face/frame-selection.js';
+import { assessPresentation } from '../server/operations/face/presentation-attack.js';
+import { packageRoot } from '../server/version.js';
+import { FIXTURES } from './lib/datasets.js';
+import { ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
+import { mjpegFrames } from './lib/mjpeg.js';
+import { printTable } from './lib/metrics.js';
+
+const THRESHOLD = 50;
+const SEQUENCE = 5; // frames per template, as the console captures
+const STRIDE = 3; // frames between captured frames (0.2 s at 15 fps)
+
+interface Case {
+  name: string;
+  kind: 'live' | 'replay-video' | 'print-photo' | 'tablet-photo';
+  frames: Buffer[];
+}
+
+const cases: Case[] = [];
+const video = (file: string) => mjpegFrames(path.join(FIXTURES, 'video', file));
+for (const [file, kind] of [
+  ['real2_320x240_15fps_full.mjpeg', 'live'],
+  ['real2_640x480_15fps_6s.mjpeg', 'live'],
+  ['fake2_replay_320x240_15fps_full.mjpeg', 'replay-video'],
+] as const) {
+  const frames = video(file);
+  const span = SEQUENCE * STRIDE;
+  for (let start = 0; start + span <= frames.length; start += span) {
+    cases.push({
+      name: `${file}@${start}`,
+      kind,
+      frames: Array.from({ length: SEQUENCE }, (_, i) => frames[start + i * STRIDE]!),
+    });
+  }
+}
+for (const [file, kind] of [
+  ['image_T1.jpg', 'live'],
+  ['image_T2.jpg', 'live'],
+  ['image_F1.jpg', 'print-photo'],
+  ['image_F2.jpg', 'tablet-photo'],
+] as const) {
+  cases.push({ name: file, kind, frames: [readFileSync(path.join(FIXTURES, 'antispoof', file))] });
+}
+
+const engine = startEngine();
+await engine.ready();
+const results: {
+  name: string;
+  kind: Case['kind'];
+  frames: number;
+  faces: number;
+  attack: number;
+  rejected: boolean;
+  cues: Record<string, number>;
+}[] = [];
+for (const c of cases) {
+  const analyses: FrameAnalysis[] = await Promise.all(
+    c.frames.map((f) => engine.analyzeImage(f, { ...ANALYZE_FOR_EVAL, presentation: true })),
+  );
+  const usable: UsableFrame[] = analyses.flatMap((analysis, index) =>
+    analysis.major ? [{ index, analysis, face: analysis.major, quality: assessQuality(analysis.major) }] : [],
+  );
+  const verdict = usable.length ? assessPresentation(usable) : null;
+  results.push({
+    name: c.name,
+    kind: c.kind,
+    frames: c.frames.length,
+    faces: usable.length,
+    attack: verdict?.attackConfidence ?? NaN,
+    rejected: verdict ? verdict.attackConfidence >= THRESHOLD : false,
+    cues: verdict?.cues ?? {},
+  });
+}
+await engine.close();
+
+const byKind = ['live', 'replay-video', 'print-photo', 'tablet-photo'].map((kind) => {
+  const rows = results.filter((r) => r.kind === kind);
+  const rejected = rows.filter((r) => r.rejected).length;
+  return kind === 'live'
+    ? { type: kind, presentations: rows.length, metric: 'BPCER', value: rejected / rows.length }
+    : { type: kind, presentations: rows.length, metric: 'APCER', value: (rows.length - rejected) / rows.length };
+});
+printTable(results.map(({ cues, ...r }) => ({ ...r, cues: JSON.stringify(cues) })));
+console.log(`\nUmbral de ataque ${THRESHOLD}; secuencias de ${SEQUENCE} cuadros cada ${STRIDE}:`);
+printTable(byKind);
+const out = path.join(packageRoot(), 'bench', 'results', 'eval-pad.json');
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(
+  out,
+  `${JSON.stringify({ threshold: THRESHOLD, sequence: SEQUENCE, stride: STRIDE, summary: byKind, cases: results }, null, 2)}\n`,
+);
+console.log(`\nEscrito ${path.relative(packageRoot(), out)}`);

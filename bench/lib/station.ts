@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SCOPES } from '../../common/scopes.js';
+import { loadConfig } from '../../server/config/load.js';
+import type { StationConfigInput } from '../../server/config/schema.js';
+import { createLogger } from '../../server/log/logger.js';
+import { startStation, type RunningStation } from '../../server/station.js';
+
+export interface BenchStation {
+  station: RunningStation;
+  post: (
+    path: string,
+    body: string,
+  ) => Promise<{ status: number; ms: number; json: { success: boolean; data: { status?: string } | null } }>;
+  stop: () => Promise<void>;
+}
+
+/** A real HTTPS station on loopback with its own data directory and a keep-alive client. */
+export async function benchStation(overrides: Partial<StationConfigInput> = {}): Promise<BenchStation> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-bench-'));
+  const config = loadConfig({ env: {}, overrides: { port: 0, logLevel: 'silent', ...overrides, dataDir } });
+  const station = await startStation(config, { logger: createLogger('silent'), consoleDir: null, waitForEngines: true });
+  const token = station.tokens.create('bench', SCOPES).token;
+  const ca = readFileSync(path.join(dataDir, 'tls', 'station-cert.pem'), 'utf8');
+  const agent = new Agent({ keepAlive: true, maxSockets: 16, ca });
+  const url = new URL(station.url);
+  return {
+    station,
+    post: (p, body) =>
+      new Promise((resolve, reject) => {
+        const started = process.hrtime.bigint();
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: p,
+            method: 'POST',
+            agent,
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                ms: Number(process.hrtime.bigint() - started) / 1e6,
+                json: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      }),
+    stop: async () => {
+      agent.destroy();
+      await station.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,210 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../common/api/operations.js';
+import { decodeTemplate } from '../../common/uitemplate/index.js';
+import { FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
+import { decodeFaceTemplate } from '../../server/operations/face/face-template.js';
+import { expectEnvelope } from '../helpers/envelope.js';
+import { startTestStation, type TestStation } from '../helpers/station.js';
+import { faceTemplate, fixture } from '../helpers/templates.js';
+
+// Real engine, real photos: the station as an integrator uses it.
+let t: TestStation;
+let token: string;
+
+interface Data {
+  status: string;
+  [key: string]: unknown;
+}
+
+async function call(op: keyof typeof OPERATIONS, body: unknown): Promise<Data> {
+  return expectEnvelope(await t.post(OPERATIONS[op].path, body, token), 200).data as Data;
+}
+
+beforeAll(async () => {
+  t = await startTestStation({}, { waitForEngines: true });
+  token = t.token(['enroll', 'verify', 'identify', 'extract', 'spoof']);
+}, 120_000);
+afterAll(() => t?.stop());
+
+describe('extraer-datos-rostro-UI', () => {
+  it('fills every field of section 2.4 with measured values', async () => {
+    const template = await faceTemplate('human-stock-emotions-a-1.jpg');
+    const data = await call('extractFace', { template, parametros: { thumbnailWidth: 96 } });
+    expect(data).toMatchObject({ status: 'OK', exception: false });
+    const p = data.properties as Record<string, any>;
+    expect(p.confidence).toBeGreaterThanOrEqual(80);
+    expect(p.age).toBeGreaterThan(10);
+    expect(p.age).toBeLessThan(45);
+    expect(p.gender.type).toBe('FEMALE');
+    expect(Object.keys(p.emotion).sort()).toEqual(['anger', 'disgust', 'fear', 'happiness', 'neutral', 'sadness', 'surprise']);
+    expect(p.position.points).toHaveLength(68);
+    expect(p.leftEyePoint.x).toBeGreaterThan(p.rightEyePoint.x); // the subject's left eye is on the image's right
+    expect(p.nosePoint.y).toBeGreaterThan(p.leftEyePoint.y);
+    expect(Math.abs(p.position.yaw)).toBeLessThan(15);
+    expect(p.traits).toMatchObject({ ambosOjosCerrados: false, lookingFront: true });
+    expect(p.quality.score).toBeGreaterThan(60);
+    const thumb = await sharp(Buffer.from(p.thumbnail, 'base64')).metadata();
+    expect(thumb).toMatchObject({ format: 'jpeg', width: 96 });
+    const face = data.face as { image: string; template: string };
+    expect(await sharp(Buffer.from(face.image, 'base64')).metadata()).toMatchObject({ format: 'jpeg', width: 360, height: 480 });
+    expect(decodeFaceTemplate(face.template)).toMatchObject({ modelId: FACE_MODEL_ID, embedding: expect.any(Float32Array) });
+    expect(decodeFaceTemplate(face.template)!.embedding).toHaveLength(128);
+    expect((await sharp(Buffer.from(data.faceImage as string, 'base64')).metadata()).format).toBe('jpeg');
+    expect(data.uiTemplateMetadata).toEqual({ fechaCreacionTemplate: (await decodeTemplate(template)).fechaCreacionTemplate });
+  });
+
+  it('sees shut eyes, an open mouth and a beard', async () => {
+    const shut = (await call('extractFace', { template: await faceTemplate('human-stock-emotions-b-1.jpg') })).properties as any;
+    expect(shut.traits.ambosOjosCerrados).toBe(true);
+    const neutral = (await call('extractFace', { template: await faceTemplate('human-stock-emotions-a-1.jpg') }))
+      .properties as any;
+    const mouth = (await call('extractFace', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).properties as any;
+    expect(mouth.traits.openMouth).toBeGreaterThan(neutral.traits.openMouth + 25);
+    const bearded = (await call('extractFace', { template: await faceTemplate('fr-kit_harington2.jpg') })).properties as any;
+    expect(bearded.traits.beard).toBeGreaterThan(neutral.traits.beard);
+    expect(bearded.gender.type).toBe('MALE');
+  });
+
+  it('honours the detect flags and the gates, naming what failed', async () => {
+    const template = await faceTemplate('fr-kit_harington2.jpg');
+    const off = await call('extractFace', {
+      template,
+      parametros: {
+        detectAge: false,
+        detectGender: false,
+        detectEmotion: false,
+        detectExpression: false,
+        detectTraitsAndActions: false,
+      },
+    });
+    expect(off.properties).toMatchObject({ age: null, gender: null, emotion: null, expression: null, traits: null });
+    const small = await call('extractFace', { template, parametros: { minIOD: 500 } });
+    expect(small).toMatchObject({ status: 'FACE_TOO_SMALL', motivo: expect.stringMatching(/minIOD 500/) });
+    const turned = await call('extractFace', { template, parametros: { maxYaw: 5 } });
+    expect(turned).toMatchObject({ status: 'BAD_POSE', motivo: expect.stringMatching(/maxYaw 5/) });
+  });
+
+  it('honours EXIF orientation', async () => {
+    const data = await call('extractFace', { template: await faceTemplate('antispoof-live-exif6.jpg') });
+    expect(data.status).toBe('OK');
+    expect(await sharp(Buffer.from(data.faceImage as string, 'base64')).metadata()).toMatchObject({ width: 480, height: 640 });
+  });
+
+  it('refuses two faces of similar size, but not a bystander', async () => {
+    expect((await call('extractFace', { template: await faceTemplate('fr-two_people.jpg') })).status).toBe(
+      'TEMPLATE_MULTIPLE_FACES',
+    );
+    expect((await call('extractFace', { template: await faceTemplate('face-a.jpg') })).status).toBe('OK'); // a small face in the background
+  });
+
+  it('says the template is invalid when a frame cannot be decoded', async () => {
+    const jpeg = fixture('face-a.jpg');
+    const sos = jpeg.findIndex((b, i) => b === 0xff && jpeg[i + 1] === 0xda);
+    const broken = new Uint8Array(jpeg.length);
+    broken.set(jpeg.subarray(0, sos + 40)); // valid headers, then the image data zeroed
+    const { encodeTemplate } = await import('../../common/uitemplate/index.js');
+    const template = await encodeTemplate({ kind: 'face', frames: [{ data: broken }], device: { kind: 'file' } });
+    const res = await t.post(OPERATIONS.extractFace.path, { template }, token);
+    expect(expectEnvelope(res, 400).error.descripcion).toMatch(/^Template inválido: imagen 1: la imagen no se pudo decodificar/);
+  });
+});
+
+describe('enroll, verify, identify', () => {
+  it('enrolls, verifies the same person and rejects another', async () => {
+    expect(await call('enroll', { idPersona: 'obama', template: await faceTemplate('fr-obama.jpg') })).toMatchObject({
+      status: 'SUCCESS',
+      samples: 1,
+    });
+    const same = await call('verify', { idPersona: 'obama', template: await faceTemplate('fr-obama-test1.jpg') });
+    expect(same).toMatchObject({ status: 'CHECK_CONFIDENCE' });
+    expect(same.confidence as number).toBeGreaterThan(same.threshold as number);
+    expect(same.faP as number).toBeLessThan(1e-3);
+    const other = await call('verify', { idPersona: 'obama', template: await faceTemplate('face-a.jpg') });
+    expect(other).toMatchObject({ status: 'NOT_VERIFIED' });
+    expect(other.faP as number).toBeGreaterThan(1e-3);
+    expect(await call('verify', { idPersona: 'nadie', template: await faceTemplate('fr-obama.jpg') })).toMatchObject({
+      status: 'INEXISTENT',
+    });
+  });
+
+  it('identifies enrolled people and answers NOT_IDENTIFIED for strangers', async () => {
+    await call('enroll', { idPersona: 'kit', template: await faceTemplate('fr-kit_harington2.jpg') });
+    await call('enroll', { idPersona: 'rose', template: await faceTemplate('fr-rose_leslie1.jpg') });
+    const found = await call('identify', { template: await faceTemplate('fr-kit_harington_test1.jpg') });
+    expect(found).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
+    const stranger = await call('identify', { template: await faceTemplate('human-stock-emotions-a-1.jpg') });
+    expect(stranger).toMatchObject({ status: 'NOT_IDENTIFIED', candidates: [] });
+  });
+
+  it('refuses a duplicate face under another id, and a different face under an enrolled id unless replacing', async () => {
+    const dup = await call('enroll', { idPersona: 'otro', template: await faceTemplate('fr-obama2.jpg') });
+    expect(dup).toMatchObject({ status: 'DUPLICATED_TEMPLATE', duplicatedIdPersona: 'obama' });
+    const taken = await call('enroll', {
+      idPersona: 'rose',
+      template: await faceTemplate('human-stock-emotions-a-1.jpg'),
+      parametros: { duplicateSearch: false },
+    });
+    expect(taken).toMatchObject({ status: 'DUPLICATED_SUBJECT_ID' });
+    const more = await call('enroll', {
+      idPersona: 'obama',
+      template: await faceTemplate('fr-obama-test1.jpg'),
+      parametros: { duplicateSearch: false },
+    });
+    expect(more).toMatchObject({ status: 'SUCCESS', samples: 2 });
+  });
+
+  it('refuses a template whose frames show different people', async () => {
+    const mixed = await call('enroll', { idPersona: 'mix', template: await faceTemplate('fr-obama.jpg', 'fr-rose_leslie1.jpg') });
+    expect(mixed).toMatchObject({ status: 'INTRATEMPLATE_FACE_MISMATCH' });
+    expect(t.station.store.getPerson('mix')).toBeNull();
+  });
+
+  it('forgets a deleted person at once', async () => {
+    await call('enroll', { idPersona: 'temporal', template: await faceTemplate('human-stock-emotions-a-1.jpg') });
+    expect((await call('identify', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).candidates).toEqual([
+      expect.objectContaining({ idPersona: 'temporal' }),
+    ]);
+    await call('deletePerson', { idPersona: 'temporal' });
+    expect(await call('identify', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).toMatchObject({
+      status: 'NOT_IDENTIFIED',
+    });
+  });
+});
+
+describe('verificar-spoof-rostro', () => {
+  it('accepts a live capture sequence and compares the photo in `image`', async () => {
+    const template = await faceTemplate(
+      'video/live-0.jpg',
+      'video/live-1.jpg',
+      'video/live-2.jpg',
+      'video/live-3.jpg',
+      'video/live-4.jpg',
+    );
+    const image = Buffer.from(fixture('video/live-0.jpg')).toString('base64');
+    const data = await call('spoof', { template, image });
+    expect(data.status).toBe('NO_SPOOF_CHECK_CONFIDENCE');
+    expect(data.samePerson).toMatchObject({ match: true });
+    const other = await call('spoof', { template, image: Buffer.from(fixture('fr-obama.jpg')).toString('base64') });
+    expect(other.samePerson).toMatchObject({ match: false });
+  });
+
+  it('says when the photo has no face, and refuses a photo that is not an image', async () => {
+    const template = await faceTemplate('video/live-0.jpg');
+    const blank = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer();
+    expect(await call('spoof', { template, image: blank.toString('base64') })).toMatchObject({ status: 'IMAGE_WITHOUT_FACE' });
+    const res = await t.post(OPERATIONS.spoof.path, { template, image: Buffer.from('hola').toString('base64') }, token);
+    expect(expectEnvelope(res, 400).error.descripcion).toMatch(/campo 'image'/);
+  });
+});
+
+describe('engine workers', () => {
+  it('replace a crashed worker; the next requests are served', async () => {
+    await t.station.faceEngine!.crashOneWorker();
+    const template = await faceTemplate('fr-obama.jpg');
+    for (let i = 0; i < 3; i++)
+      expect((await call('extractFace', { template, parametros: { useCache: false } })).status).toBe('OK');
+  });
+});
