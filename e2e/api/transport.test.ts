@@ -64,3 +64,22 @@ describe('transport', () => {
     }
   });
 });
+
+describe('configured TLS files', () => {
+  it('uses the given certificate, and refuses to start with a clear message when a file is missing', async () => {
+    const first = await startTestStation();
+    const certFile = `${first.dataDir}/tls/station-cert.pem`;
+    const keyFile = `${first.dataDir}/tls/station-key.pem`;
+    const fingerprint = first.station.fingerprint256;
+    const second = await startTestStation({ tls: { enabled: true, certFile, keyFile } });
+    try {
+      expect(second.station.fingerprint256).toBe(fingerprint);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+    await expect(
+      startTestStation({ tls: { enabled: true, certFile: '/nonexistent/cert.pem', keyFile: '/nonexistent/key.pem' } }),
+    ).rejects.toThrow(/No se pudo leer el certificado TLS \/nonexistent\/cert.pem/);
+  });
+});

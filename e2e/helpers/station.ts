@@ -33,7 +33,9 @@ export async function startTestStation(
     validateResponses: true,
     ...options,
   });
-  const ca = config.tls.enabled ? readFileSync(path.join(dataDir, 'tls', 'station-cert.pem'), 'utf8') : null;
+  const ca = config.tls.enabled
+    ? readFileSync(config.tls.certFile ?? path.join(dataDir, 'tls', 'station-cert.pem'), 'utf8')
+    : null;
   const send = makeClient(station.url, ca);
   const adminToken = station.bootstrapToken!;
   let counter = 0;

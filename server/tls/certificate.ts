@@ -22,9 +22,22 @@ export async function loadOrCreateTls(
   files?: { certFile?: string | undefined; keyFile?: string | undefined },
 ): Promise<TlsMaterial> {
   if (files?.certFile && files.keyFile) {
-    const cert = readFileSync(files.certFile, 'utf8');
-    const key = readFileSync(files.keyFile, 'utf8');
-    return { cert, key, fingerprint256: fingerprintOf(cert), generated: false, certFile: files.certFile };
+    const read = (file: string, what: string) => {
+      try {
+        return readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new Error(`No se pudo leer ${what} TLS ${file}: ${(error as Error).message}`);
+      }
+    };
+    const cert = read(files.certFile, 'el certificado');
+    const key = read(files.keyFile, 'la clave');
+    let fingerprint256: string;
+    try {
+      fingerprint256 = fingerprintOf(cert);
+    } catch {
+      throw new Error(`${files.certFile} no es un certificado X.509 en formato PEM`);
+    }
+    return { cert, key, fingerprint256, generated: false, certFile: files.certFile };
   }
   const dir = path.join(dataDir, 'tls');
   const certFile = path.join(dir, 'station-cert.pem');
