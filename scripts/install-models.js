@@ -60,7 +60,10 @@ manifest.sources['tfjs-wasm'] = { package: '@tensorflow/tfjs-backend-wasm', lice
 // (tesseractMRZ, BSD-3-Clause) has no npm package and is committed in models/tesseract/.
 const spaDir = path.join(path.dirname(require.resolve('@tesseract.js-data/spa/package.json')), '4.0.0_best_int');
 copy(path.join(spaDir, 'spa.traineddata.gz'), path.join(models, 'tesseract'));
-manifest.sources.tesseract = { spa: '@tesseract.js-data/spa 4.0.0_best_int (Apache-2.0)', mrz: 'models/tesseract/mrz.traineddata (tesseractMRZ, BSD-3-Clause)' };
+manifest.sources.tesseract = {
+  spa: '@tesseract.js-data/spa 4.0.0_best_int (Apache-2.0)',
+  mrz: 'models/tesseract/mrz.traineddata (tesseractMRZ, BSD-3-Clause)',
+};
 
 const zxingWasm = require.resolve('zxing-wasm/reader/zxing_reader.wasm');
 copy(zxingWasm, path.join(models, 'zxing'));

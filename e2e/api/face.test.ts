@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../common/api/operations.js';
+import { OPERATIONS, type ResponseOf } from '../../common/api/operations.js';
 import { decodeTemplate } from '../../common/uitemplate/index.js';
 import { FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
 import { decodeFaceTemplate } from '../../server/operations/face/face-template.js';
@@ -17,6 +17,9 @@ interface Data {
   [key: string]: unknown;
 }
 
+type Properties = NonNullable<ResponseOf<'extractFace'>['properties']>;
+const props = (data: Data) => data.properties as Properties;
+
 async function call(op: keyof typeof OPERATIONS, body: unknown): Promise<Data> {
   return expectEnvelope(await t.post(OPERATIONS[op].path, body, token), 200).data as Data;
 }
@@ -32,18 +35,18 @@ describe('extraer-datos-rostro-UI', () => {
     const template = await faceTemplate('human-stock-emotions-a-1.jpg');
     const data = await call('extractFace', { template, parametros: { thumbnailWidth: 96 } });
     expect(data).toMatchObject({ status: 'OK', exception: false });
-    const p = data.properties as Record<string, any>;
+    const p = props(data);
     expect(p.confidence).toBeGreaterThanOrEqual(80);
     expect(p.age).toBeGreaterThan(10);
     expect(p.age).toBeLessThan(45);
-    expect(p.gender.type).toBe('FEMALE');
-    expect(Object.keys(p.emotion).sort()).toEqual(['anger', 'disgust', 'fear', 'happiness', 'neutral', 'sadness', 'surprise']);
+    expect(p.gender!.type).toBe('FEMALE');
+    expect(Object.keys(p.emotion!).sort()).toEqual(['anger', 'disgust', 'fear', 'happiness', 'neutral', 'sadness', 'surprise']);
     expect(p.position.points).toHaveLength(68);
     expect(p.leftEyePoint.x).toBeGreaterThan(p.rightEyePoint.x); // the subject's left eye is on the image's right
     expect(p.nosePoint.y).toBeGreaterThan(p.leftEyePoint.y);
     expect(Math.abs(p.position.yaw)).toBeLessThan(15);
     expect(p.traits).toMatchObject({ ambosOjosCerrados: false, lookingFront: true });
-    expect(p.quality.score).toBeGreaterThan(60);
+    expect(p.quality!.score).toBeGreaterThan(60);
     const thumb = await sharp(Buffer.from(p.thumbnail, 'base64')).metadata();
     expect(thumb).toMatchObject({ format: 'jpeg', width: 96 });
     const face = data.face as { image: string; template: string };
@@ -55,15 +58,14 @@ describe('extraer-datos-rostro-UI', () => {
   });
 
   it('sees shut eyes, an open mouth and a beard', async () => {
-    const shut = (await call('extractFace', { template: await faceTemplate('human-stock-emotions-b-1.jpg') })).properties as any;
-    expect(shut.traits.ambosOjosCerrados).toBe(true);
-    const neutral = (await call('extractFace', { template: await faceTemplate('human-stock-emotions-a-1.jpg') }))
-      .properties as any;
-    const mouth = (await call('extractFace', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).properties as any;
-    expect(mouth.traits.openMouth).toBeGreaterThan(neutral.traits.openMouth + 25);
-    const bearded = (await call('extractFace', { template: await faceTemplate('fr-kit_harington2.jpg') })).properties as any;
-    expect(bearded.traits.beard).toBeGreaterThan(neutral.traits.beard);
-    expect(bearded.gender.type).toBe('MALE');
+    const extract = async (name: string) => props(await call('extractFace', { template: await faceTemplate(name) }));
+    expect((await extract('human-stock-emotions-b-1.jpg')).traits!.ambosOjosCerrados).toBe(true);
+    const neutral = await extract('human-stock-emotions-a-1.jpg');
+    const mouth = await extract('human-stock-emotions-a-6.jpg');
+    expect(mouth.traits!.openMouth).toBeGreaterThan(neutral.traits!.openMouth + 25);
+    const bearded = await extract('fr-kit_harington2.jpg');
+    expect(bearded.traits!.beard).toBeGreaterThan(neutral.traits!.beard);
+    expect(bearded.gender!.type).toBe('MALE');
   });
 
   it('honours the detect flags and the gates, naming what failed', async () => {
