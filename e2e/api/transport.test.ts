@@ -83,3 +83,19 @@ describe('configured TLS files', () => {
     ).rejects.toThrow(/No se pudo leer el certificado TLS \/nonexistent\/cert.pem/);
   });
 });
+
+describe('internal faults', () => {
+  it('answer 500 in the envelope with the transaction id, and the station keeps serving', async () => {
+    const { expectEnvelope } = await import('../helpers/envelope.js');
+    const t = await startTestStation({ engines: { face: { enabled: false } } });
+    try {
+      t.station.store.close(); // the database vanishes under the running station
+      const res = await t.post('/biometria/listar-personas', {});
+      const body = expectEnvelope(res, 500);
+      expect(body.error.descripcion).toContain(res.headers['x-transaction-id'] as string);
+      expect((await t.send('/salud')).status).toBe(200);
+    } finally {
+      await t.stop();
+    }
+  });
+});
