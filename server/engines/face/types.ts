@@ -1,13 +1,8 @@
 /** Data that crosses between the face worker threads and the main thread (structured-clone safe). */
 
-export type Point = [number, number];
+import type { Box, Point } from '../../imaging/shapes.js';
 
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { Box, Point };
 
 export interface AnalyzeOptions {
   /** Compute the recognition embedding of the major face. */

@@ -6,7 +6,7 @@ import { attributeCues } from '../analysis/cues.js';
 import { boundingBox, centroid, dlibAlignmentBox, grow, openness, toDegrees, tokenPortraitBox } from '../analysis/geometry.js';
 import { chooseMajorFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
-import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../analysis/pixels.js';
+import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
 import { warpRotated } from '../analysis/warp.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
 import {

@@ -1,4 +1,4 @@
-import type { Box } from '../types.js';
+import type { Box } from './shapes.js';
 
 /** An 8-bit single-channel image. */
 export interface Plane {
