@@ -6,6 +6,7 @@ import { loadConfig } from '../server/config/load.js';
 import { startStation, type RunningStation } from '../server/station.js';
 import { BRIDGE_ARG_PREFIX, type ConsoleBridge } from './bridge.js';
 import { consoleTokenFor } from './console-token.js';
+import { allowPermission, isConsoleUrl, trustCertificate } from './security.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let station: RunningStation | null = null;
@@ -25,7 +26,7 @@ async function openWindow(running: RunningStation, bridge: ConsoleBridge): Promi
   });
   win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   win.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(running.url)) event.preventDefault();
+    if (!isConsoleUrl(url, running.url)) event.preventDefault();
   });
   await win.loadURL(`${running.url}/`);
 }
@@ -35,21 +36,20 @@ async function start(): Promise<void> {
     overrides: { dataDir: process.env.ENROLLA_DATA_DIR ?? path.join(app.getPath('userData'), 'station') },
   });
   station = await startStation(config);
-  const fingerprint = station.fingerprint256;
+  const running = station;
   // Trust exactly the station's own self-signed certificate, nothing else.
   app.on('certificate-error', (event, _contents, url, _error, certificate, callback) => {
-    const ours = station !== null && url.startsWith(station.url) && certificate.fingerprint === `sha256/${toBase64(fingerprint)}`;
+    const ours = trustCertificate(url, certificate.fingerprint, running);
     if (ours) event.preventDefault();
     callback(ours);
   });
-  session.defaultSession.setPermissionRequestHandler((contents, permission, callback) => {
-    callback(permission === 'media' && station !== null && contents.getURL().startsWith(station.url));
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
+    callback(allowPermission(permission, contents.getURL(), running.url, details as { mediaTypes?: string[] }));
   });
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    allowPermission(permission, requestingOrigin, running.url),
+  );
   await openWindow(station, { baseUrl: station.url, token: consoleTokenFor(station) });
-}
-
-function toBase64(colonHex: string | null): string {
-  return colonHex ? Buffer.from(colonHex.replaceAll(':', ''), 'hex').toString('base64') : '';
 }
 
 if (!app.requestSingleInstanceLock()) {
