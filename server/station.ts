@@ -15,6 +15,8 @@ import { faceOperations } from './operations/face/face-operations.js';
 import { galleryOperations } from './operations/gallery-operations.js';
 import { EmbeddingIndex } from './search/embedding-index.js';
 import type { StationStore } from './store/store.js';
+import { loadOrCreateDataKey } from './crypto/data-key.js';
+import { recoverPendingRotation } from './crypto/rotate-key.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { loadOrCreateTls } from './tls/certificate.js';
 import { STATION_VERSION, packageRoot } from './version.js';
@@ -24,6 +26,8 @@ export interface StationOptions {
   /** Built console to serve at `/`; defaults to the package's dist/renderer. */
   consoleDir?: string | null;
   validateResponses?: boolean;
+  /** The data key, when the host keeps it (Electron's safeStorage); otherwise the key file or ENROLLA_DATA_KEY. */
+  dataKey?: Buffer;
   /** Wait for the engines' models before answering (tests); otherwise requests queue until they load. */
   waitForEngines?: boolean;
 }
@@ -46,7 +50,8 @@ export const BOOTSTRAP_TOKEN_NAME = 'admin-inicial';
 /** Opens the data directory, builds the HTTP surface and listens: the headless station. */
 export async function startStation(config: StationConfig, options: StationOptions = {}): Promise<RunningStation> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = openSqliteStore(config.dataDir);
+  recoverPendingRotation(config.dataDir);
+  const store = openSqliteStore(config.dataDir, options.dataKey ?? loadOrCreateDataKey(config.dataDir));
   const engines: (FaceEngine | null)[] = [];
   try {
     const tokens = new TokenService(store);

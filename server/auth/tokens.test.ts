@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { TokenService } from './tokens.js';
 
 describe('API tokens', () => {
   it('authenticates a fresh token, refuses malformed, unknown and revoked ones', () => {
-    const tokens = new TokenService(openSqliteStore(mkdtempSync(path.join(tmpdir(), 'enrolla-tok-'))));
+    const tokens = new TokenService(openSqliteStore(mkdtempSync(path.join(tmpdir(), 'enrolla-tok-')), randomBytes(32)));
     const { token, info } = tokens.create('recepción', ['verify']);
     expect(token).toMatch(/^enr_[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{43}$/);
     const ok = tokens.authenticate(`Bearer ${token}`);
@@ -24,7 +25,7 @@ describe('API tokens', () => {
 
   it('never stores the token itself', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-tok-'));
-    const store = openSqliteStore(dir);
+    const store = openSqliteStore(dir, randomBytes(32));
     const { token } = new TokenService(store).create('x', ['admin']);
     store.close();
     const secret = token.slice(-43);

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { SCOPES, isScope, type Scope } from '../../common/scopes.js';
 import { STATION_VERSION } from '../version.js';
 import { runOpenApi } from './openapi-command.js';
+import { runKeyRotate } from './key-command.js';
 import { runServe } from './serve-command.js';
 import { runTemplate } from './template-command.js';
 import { runTokenCreate, runTokenList, runTokenRevoke } from './token-command.js';
@@ -58,6 +59,14 @@ export function buildCli(): Command {
     .argument('<id>', 'id del token')
     .addOption(dataDirOption())
     .action(runTokenRevoke);
+
+  program
+    .command('key')
+    .description('Clave de datos de la estación (cifrado en reposo de plantillas e imágenes).')
+    .command('rotate')
+    .description('Genera una clave nueva y vuelve a cifrar todos los datos biométricos con ella (detenga la estación antes).')
+    .addOption(dataDirOption())
+    .action(runKeyRotate);
 
   const template = program
     .command('template')

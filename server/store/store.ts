@@ -25,6 +25,9 @@ export interface StationStore {
   appendAudit(entry: Omit<AuditEntry, 'seq'>): void;
   listAudit(query: { limit: number; beforeSeq?: number | undefined }): AuditEntry[];
 
+  /** Re-seals every sealed value under a new key in one transaction. */
+  rotateDataKey(newKey: Buffer): number;
+
   close(): void;
 }
 

@@ -52,4 +52,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    name: 'biometric data sealed at rest',
+    // Rows written before this version are sealed by the store right after migrating (it holds the key).
+    sql: `
+      ALTER TABLE face_samples ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE station_meta (
+        name TEXT PRIMARY KEY NOT NULL,
+        value BLOB NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

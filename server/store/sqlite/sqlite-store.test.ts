@@ -1,10 +1,13 @@
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './migrations.js';
 import { DATABASE_FILE, openSqliteStore } from './sqlite-store.js';
+
+const key = randomBytes(32);
 
 const sample = (seed: number) => ({
   modelId: 'test-model@1',
@@ -16,8 +19,8 @@ const sample = (seed: number) => ({
 describe('SQLite station store', () => {
   it('migrates once, in WAL mode with full sync, and reopens', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-store-'));
-    openSqliteStore(dir).close();
-    const store = openSqliteStore(dir);
+    openSqliteStore(dir, key).close();
+    const store = openSqliteStore(dir, key);
     store.close();
     const db = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
@@ -26,7 +29,7 @@ describe('SQLite station store', () => {
   });
 
   it('enrolls, adds and replaces samples, lists by prefix and deletes every trace', () => {
-    const store = openSqliteStore(mkdtempSync(path.join(tmpdir(), 'enrolla-store-')));
+    const store = openSqliteStore(mkdtempSync(path.join(tmpdir(), 'enrolla-store-')), key);
     expect(store.enrollPerson('30111222', [sample(1)], { replace: false })).toEqual({ created: true, samples: 1 });
     expect(store.enrollPerson('30111222', [sample(2), sample(3)], { replace: false })).toEqual({ created: false, samples: 3 });
     expect(store.enrollPerson('30111222', [sample(4)], { replace: true })).toEqual({ created: false, samples: 1 });
@@ -51,7 +54,7 @@ describe('SQLite station store', () => {
   });
 
   it('keeps tokens and the audit log', () => {
-    const store = openSqliteStore(mkdtempSync(path.join(tmpdir(), 'enrolla-store-')));
+    const store = openSqliteStore(mkdtempSync(path.join(tmpdir(), 'enrolla-store-')), key);
     const now = new Date().toISOString();
     store.insertToken({
       id: 'abc',
@@ -82,11 +85,50 @@ describe('SQLite station store', () => {
     store.close();
   });
 
-  it('stores embeddings as raw float32 blobs (encryption at rest comes with its own issue)', () => {
+  it('seals embeddings and face images: a copy of the file alone reveals neither', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-store-'));
-    const store = openSqliteStore(dir);
-    store.enrollPerson('x', [sample(9)], { replace: false });
+    const store = openSqliteStore(dir, key);
+    const jpegMarker = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]);
+    const s = { ...sample(9), thumbnail: new Uint8Array([...jpegMarker, 1, 2, 3]) };
+    store.enrollPerson('secreta', [s], { replace: false });
+    expect(Array.from(store.listSamples('secreta')[0]!.embedding)).toEqual(Array.from(s.embedding));
     store.close();
-    expect(readFileSync(path.join(dir, DATABASE_FILE)).length).toBeGreaterThan(0);
+    const files = ['', '-wal'].map((suffix) => {
+      try {
+        return readFileSync(path.join(dir, DATABASE_FILE + suffix));
+      } catch {
+        return Buffer.alloc(0);
+      }
+    });
+    const everything = Buffer.concat(files);
+    expect(everything.includes(Buffer.from(s.embedding.buffer))).toBe(false);
+    expect(everything.includes(jpegMarker)).toBe(false);
+    expect(everything.includes(Buffer.from('secreta'))).toBe(true); // the id is not biometric
+  });
+
+  it('refuses to open with another key, saying the data cannot be read without the original', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-store-'));
+    openSqliteStore(dir, key).close();
+    expect(() => openSqliteStore(dir, randomBytes(32))).toThrow(/no es la que cifró esta base/);
+  });
+
+  it('seals rows written before encryption at rest on the next start', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-store-'));
+    openSqliteStore(dir, key).close();
+    const raw = new Database(path.join(dir, DATABASE_FILE));
+    const plain = Float32Array.from([1, 2, 3, 4]);
+    raw.prepare("INSERT INTO persons VALUES ('antigua', 'x', 'x')").run();
+    raw
+      .prepare(
+        "INSERT INTO face_samples (id_persona, model_id, embedding, quality, thumbnail, created_at, sealed) VALUES ('antigua', 'm', ?, 1, NULL, 'x', 0)",
+      )
+      .run(Buffer.from(plain.buffer));
+    raw.close();
+    const store = openSqliteStore(dir, key);
+    expect(Array.from(store.listSamples('antigua')[0]!.embedding)).toEqual([1, 2, 3, 4]);
+    store.close();
+    const check = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
+    expect(check.prepare('SELECT sealed FROM face_samples').get()).toEqual({ sealed: 1 });
+    check.close();
   });
 });

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, PersonSummary } from '../../../common/api/admin-schemas.js';
 import type { Scope } from '../../../common/scopes.js';
+import { open, seal, SealError } from '../../crypto/sealed.js';
 import {
   StoreError,
   type EnrollResult,
@@ -15,8 +16,11 @@ import { MIGRATIONS } from './migrations.js';
 
 export const DATABASE_FILE = 'enrolla.db';
 
-/** Opens (creating and migrating as needed) the station database in `dataDir`. */
-export function openSqliteStore(dataDir: string): StationStore {
+/**
+ * Opens (creating and migrating as needed) the station database in `dataDir`. Embeddings and
+ * face images are sealed with `dataKey` (AES-256-GCM): a copy of the file alone reveals neither.
+ */
+export function openSqliteStore(dataDir: string, dataKey: Buffer): StationStore {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = wrap(() => new Database(path.join(dataDir, DATABASE_FILE)));
   // FULL: in WAL mode NORMAL may lose the last commits on power loss; an acknowledged enrollment must survive.
@@ -25,7 +29,51 @@ export function openSqliteStore(dataDir: string): StationStore {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
-  return new SqliteStore(db);
+  checkKey(db, dataKey);
+  sealPlaintextSamples(db, dataKey);
+  return new SqliteStore(db, dataKey);
+}
+
+const KEY_CHECK = 'data-key-check';
+
+/** A value sealed at creation tells, at every start, whether this is the key that sealed the data. */
+function checkKey(db: Database.Database, key: Buffer): void {
+  const row = db.prepare<[string], { value: Buffer }>('SELECT value FROM station_meta WHERE name = ?').get(KEY_CHECK);
+  if (!row) {
+    db.prepare('INSERT INTO station_meta (name, value) VALUES (?, ?)').run(
+      KEY_CHECK,
+      seal(key, Buffer.from('enrolla'), KEY_CHECK),
+    );
+    return;
+  }
+  try {
+    open(key, row.value, KEY_CHECK);
+  } catch {
+    throw new StoreError(
+      'La clave de datos no es la que cifró esta base: sin la clave original las muestras biométricas no se pueden leer (docs/security.md).',
+      'unavailable',
+    );
+  }
+}
+
+function sampleAad(idPersona: string, field: 'embedding' | 'thumbnail'): string {
+  return `face_samples/${field}/${idPersona}`;
+}
+
+function sealPlaintextSamples(db: Database.Database, key: Buffer): void {
+  const rows = db.prepare<[], { id: number; id_persona: string; embedding: Buffer; thumbnail: Buffer | null }>(
+    'SELECT id, id_persona, embedding, thumbnail FROM face_samples WHERE sealed = 0',
+  );
+  const update = db.prepare('UPDATE face_samples SET embedding = ?, thumbnail = ?, sealed = 1 WHERE id = ?');
+  db.transaction(() => {
+    for (const r of rows.all()) {
+      update.run(
+        seal(key, r.embedding, sampleAad(r.id_persona, 'embedding')),
+        r.thumbnail ? seal(key, r.thumbnail, sampleAad(r.id_persona, 'thumbnail')) : null,
+        r.id,
+      );
+    }
+  })();
 }
 
 function migrate(db: Database.Database): void {
@@ -90,14 +138,17 @@ const PERSON_COLUMNS = `p.id_persona, p.created_at, p.updated_at,
 class SqliteStore implements StationStore {
   private readonly q;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private key: Buffer,
+  ) {
     this.q = {
       personById: db.prepare<[string], PersonRow>(`SELECT ${PERSON_COLUMNS} FROM persons p WHERE p.id_persona = ?`),
       insertPerson: db.prepare('INSERT INTO persons (id_persona, created_at, updated_at) VALUES (?, ?, ?)'),
       touchPerson: db.prepare('UPDATE persons SET updated_at = ? WHERE id_persona = ?'),
       deleteSamples: db.prepare('DELETE FROM face_samples WHERE id_persona = ?'),
       insertSample: db.prepare(
-        'INSERT INTO face_samples (id_persona, model_id, embedding, quality, thumbnail, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO face_samples (id_persona, model_id, embedding, quality, thumbnail, created_at, sealed) VALUES (?, ?, ?, ?, ?, ?, 1)',
       ),
       countSamples: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM face_samples WHERE id_persona = ?'),
       samplesOf: db.prepare<[string], SampleRow>('SELECT * FROM face_samples WHERE id_persona = ? ORDER BY id'),
@@ -143,9 +194,9 @@ class SqliteStore implements StationStore {
           this.q.insertSample.run(
             idPersona,
             s.modelId,
-            floatsToBlob(s.embedding),
+            seal(this.key, floatsToBlob(s.embedding), sampleAad(idPersona, 'embedding')),
             s.quality,
-            s.thumbnail ? Buffer.from(s.thumbnail) : null,
+            s.thumbnail ? seal(this.key, s.thumbnail, sampleAad(idPersona, 'thumbnail')) : null,
             now,
           );
         }
@@ -173,9 +224,9 @@ class SqliteStore implements StationStore {
       id: row.id,
       idPersona: row.id_persona,
       modelId: row.model_id,
-      embedding: blobToFloats(row.embedding),
+      embedding: blobToFloats(this.unseal(row.embedding, row.id_persona, 'embedding')),
       quality: row.quality,
-      thumbnail: row.thumbnail ? new Uint8Array(row.thumbnail) : null,
+      thumbnail: row.thumbnail ? new Uint8Array(this.unseal(row.thumbnail, row.id_persona, 'thumbnail')) : null,
       createdAt: row.created_at,
     }));
   }
@@ -192,7 +243,9 @@ class SqliteStore implements StationStore {
   }
 
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {
-    for (const row of this.q.embeddingsOf.iterate(modelId)) visit(row.id_persona, blobToFloats(row.embedding));
+    for (const row of this.q.embeddingsOf.iterate(modelId)) {
+      visit(row.id_persona, blobToFloats(this.unseal(row.embedding, row.id_persona, 'embedding')));
+    }
   }
 
   countPersons(): number {
@@ -238,8 +291,45 @@ class SqliteStore implements StationStore {
     }));
   }
 
+  rotateDataKey(newKey: Buffer): number {
+    const rows = this.db.prepare<[], { id: number; id_persona: string; embedding: Buffer; thumbnail: Buffer | null }>(
+      'SELECT id, id_persona, embedding, thumbnail FROM face_samples',
+    );
+    const update = this.db.prepare('UPDATE face_samples SET embedding = ?, thumbnail = ? WHERE id = ?');
+    const count = wrap(() =>
+      this.db.transaction(() => {
+        let n = 0;
+        for (const r of rows.all()) {
+          const embedding = this.unseal(r.embedding, r.id_persona, 'embedding');
+          const thumbnail = r.thumbnail ? this.unseal(r.thumbnail, r.id_persona, 'thumbnail') : null;
+          update.run(
+            seal(newKey, embedding, sampleAad(r.id_persona, 'embedding')),
+            thumbnail ? seal(newKey, thumbnail, sampleAad(r.id_persona, 'thumbnail')) : null,
+            r.id,
+          );
+          n++;
+        }
+        this.db
+          .prepare('UPDATE station_meta SET value = ? WHERE name = ?')
+          .run(seal(newKey, Buffer.from('enrolla'), KEY_CHECK), KEY_CHECK);
+        return n;
+      })(),
+    );
+    this.key = newKey;
+    return count;
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  private unseal(blob: Buffer, idPersona: string, field: 'embedding' | 'thumbnail'): Buffer {
+    try {
+      return open(this.key, blob, sampleAad(idPersona, field));
+    } catch (error) {
+      if (error instanceof SealError) throw new StoreError(`Muestra de ${idPersona} ilegible: ${error.message}.`, 'unavailable');
+      throw error;
+    }
   }
 }
 

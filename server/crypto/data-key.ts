@@ -1,0 +1,53 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export const DATA_KEY_BYTES = 32;
+export const DATA_KEY_ENV = 'ENROLLA_DATA_KEY';
+
+export class DataKeyError extends Error {
+  override name = 'DataKeyError';
+}
+
+/**
+ * The station's data key (AES-256) for biometric data at rest: from ENROLLA_DATA_KEY (base64,
+ * for deployments whose secret store injects it), else `<dataDir>/keys/data.key` with owner-only
+ * permissions, created on first start. In Electron the shell supplies it from safeStorage.
+ */
+export function loadOrCreateDataKey(dataDir: string, env: NodeJS.ProcessEnv = process.env): Buffer {
+  const fromEnv = env[DATA_KEY_ENV];
+  if (fromEnv) {
+    const key = Buffer.from(fromEnv, 'base64');
+    if (key.length !== DATA_KEY_BYTES)
+      throw new DataKeyError(`${DATA_KEY_ENV} debe ser una clave de 32 bytes en base64 (tiene ${key.length} bytes)`);
+    return key;
+  }
+  const file = keyFile(dataDir);
+  if (existsSync(file)) {
+    const mode = statSync(file).mode & 0o777;
+    if (mode & 0o077) throw new DataKeyError(`${file} es legible por otros usuarios (modo ${mode.toString(8)}); use chmod 600`);
+    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== DATA_KEY_BYTES) throw new DataKeyError(`${file} no contiene una clave de 32 bytes en base64`);
+    return key;
+  }
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const key = randomBytes(DATA_KEY_BYTES);
+  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+export function keyFile(dataDir: string): string {
+  return path.join(dataDir, 'keys', 'data.key');
+}
+
+/** Where a rotation writes the next key before the database is re-sealed with it. */
+export function pendingKeyFile(dataDir: string): string {
+  return path.join(dataDir, 'keys', 'data.key.next');
+}
+
+export function writeKeyFile(file: string, key: Buffer): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
