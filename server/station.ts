@@ -11,6 +11,8 @@ import { adminOperations } from './operations/admin-operations.js';
 import { defaultModelsDir, FaceEngine } from './engines/face/face-engine.js';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from './engines/face/face-model.js';
 import { IMPOSTOR_MODEL } from './engines/face/calibration-data.js';
+import { DocumentEngine } from './engines/document/document-engine.js';
+import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
 import { galleryOperations } from './operations/gallery-operations.js';
 import { EmbeddingIndex } from './search/embedding-index.js';
@@ -42,6 +44,7 @@ export interface RunningStation {
   tokens: TokenService;
   logger: Logger;
   faceEngine: FaceEngine | null;
+  documentEngine: DocumentEngine | null;
   close(): Promise<void>;
 }
 
@@ -52,22 +55,27 @@ export async function startStation(config: StationConfig, options: StationOption
   const logger = options.logger ?? createLogger(config.logLevel);
   recoverPendingRotation(config.dataDir);
   const store = openSqliteStore(config.dataDir, options.dataKey ?? loadOrCreateDataKey(config.dataDir));
-  const engines: (FaceEngine | null)[] = [];
+  const engines: (FaceEngine | DocumentEngine | null)[] = [];
   try {
     const tokens = new TokenService(store);
     const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
     const tls = config.tls.enabled ? await loadOrCreateTls(config.dataDir, config.tls) : null;
     const startedAt = new Date().toISOString();
     const faceConfig = config.engines.face;
+    const modelsDir = config.modelsDir ?? defaultModelsDir();
     const faceEngine = faceConfig.enabled
       ? FaceEngine.start({
-          modelsDir: config.modelsDir ?? defaultModelsDir(),
+          modelsDir,
           ...(faceConfig.workers > 0 ? { workers: faceConfig.workers } : {}),
           maxQueue: faceConfig.maxQueue,
           onEvent: (event, detail) => logger.info({ event, detail }, 'motor facial'),
         })
       : null;
-    engines.push(faceEngine);
+    const documentEngine = config.engines.document.enabled
+      ? DocumentEngine.start({ modelsDir, onEvent: (event, detail) => logger.info({ event, detail }, 'motor de documentos') })
+      : null;
+    engines.push(faceEngine, documentEngine);
+    const policy = { impostors: IMPOSTOR_MODEL, ...config.matching };
     const index = new EmbeddingIndex(EMBEDDING_DIM);
     store.forEachEmbedding(FACE_MODEL_ID, (idPersona, embedding) => index.add(idPersona, embedding));
     const handlers: OperationHandlers = {
@@ -75,14 +83,13 @@ export async function startStation(config: StationConfig, options: StationOption
       ...adminOperations(store, tokens, {
         version: STATION_VERSION,
         startedAt,
-        engines: () => ({ face: faceEngine?.state ?? 'unavailable', document: 'unavailable' }),
+        engines: () => ({ face: faceEngine?.state ?? 'unavailable', document: documentEngine?.state ?? 'unavailable' }),
         tls: { enabled: tls !== null, fingerprint256: tls?.fingerprint256 ?? null },
       }),
-      ...(faceEngine
-        ? faceOperations({ engine: faceEngine, store, index, policy: { impostors: IMPOSTOR_MODEL, ...config.matching } })
-        : {}),
+      ...(faceEngine ? faceOperations({ engine: faceEngine, store, index, policy }) : {}),
+      ...(documentEngine ? documentOperations({ engine: documentEngine, face: faceEngine, policy }) : {}),
     };
-    if (faceEngine && options.waitForEngines) await faceEngine.ready();
+    if (options.waitForEngines) await Promise.all([faceEngine?.ready(), documentEngine?.ready()]);
     const defaultConsole = config.serveConsole ? path.join(packageRoot(), 'dist', 'renderer') : null;
     const consoleDir = options.consoleDir === undefined ? defaultConsole : options.consoleDir;
     const app = createApp({
@@ -120,12 +127,13 @@ export async function startStation(config: StationConfig, options: StationOption
       tokens,
       logger,
       faceEngine,
+      documentEngine,
       async close() {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        await faceEngine?.close();
+        await Promise.all([faceEngine?.close(), documentEngine?.close()]);
         store.close();
       },
     };

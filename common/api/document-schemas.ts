@@ -34,24 +34,108 @@ export const DNI_STATUSES = [
 
 export const SUGGESTED_ACTIONS = ['RESCAN', 'RESCAN_FRONT', 'RESCAN_BACK', 'RETRY', 'NONE'] as const;
 
+const datePartsSchema = z.object({ day: z.number().int(), month: z.number().int(), year: z.number().int() }).nullable();
+
+export const DNI_SOURCES = ['PDF417', 'MRZ', 'OCR', 'NONE'] as const;
+
+const fieldDetailSchema = z.object({
+  source: z.enum(DNI_SOURCES).meta({ description: 'De dónde sale el valor: la fuente más confiable que lo leyó válido.' }),
+  valid: z.boolean(),
+  agreement: z
+    .enum(['AGREE', 'DISAGREE', 'SINGLE_SOURCE'])
+    .meta({ description: 'Si las fuentes que leyeron el campo coinciden.' }),
+  motivo: z.string().optional(),
+});
+
+export const documentInfoSchema = z.object({
+  surname: z.string().nullable(),
+  givenNames: z.string().nullable(),
+  documentNumber: z.string().nullable(),
+  cuilNumber: z.string().nullable(),
+  sex: z.enum(['M', 'F', 'X']).nullable(),
+  nationality: z.string().nullable(),
+  issuingCountry: z.string().nullable(),
+  dateOfBirth: datePartsSchema,
+  issuingDate: datePartsSchema,
+  expirationDate: datePartsSchema,
+  address: z.string().nullable(),
+  addressConfidence: z.number(),
+  order: z.string().nullable().meta({ description: 'Número de trámite.' }),
+  sequence: z.string().nullable().meta({ description: 'Ejemplar.' }),
+  documentVersion: z.enum(['ARGENTINA_ID_V1', 'ARGENTINA_ID_V2']).nullable(),
+  face: z.string().nullable().meta({ description: 'Foto del documento (JPEG en base64).' }),
+  fingerPrint: z.string().nullable(),
+  documentNumberCheckDigitValid: z.boolean().nullable(),
+  dateOfBirthCheckDigitValid: z.boolean().nullable(),
+  expirationDateCheckDigitValid: z.boolean().nullable(),
+  compositeCheckDigitValid: z.boolean().nullable(),
+  cuilCheckDigitValid: z.boolean().nullable(),
+  fields: z.record(z.string(), fieldDetailSchema).meta({ description: 'Fuente, validez y coincidencia de cada campo.' }),
+});
+
+export const mrzResultSchema = z.object({
+  lines: z.array(z.string()),
+  documentCode: z.string(),
+  issuingState: z.string(),
+  documentNumber: z.string(),
+  dateOfBirth: datePartsSchema,
+  sex: z.string().nullable(),
+  expirationDate: datePartsSchema,
+  nationality: z.string(),
+  surname: z.string(),
+  givenNames: z.string(),
+  namesTruncated: z.boolean(),
+  checks: z.record(z.string(), z.object({ valid: z.boolean(), found: z.string(), expected: z.string().nullable() })),
+  corrections: z.number().int(),
+  problems: z.array(z.string()),
+  valid: z.boolean(),
+});
+
+export const pdf417ResultSchema = z.object({
+  raw: z.string(),
+  layout: z.enum(['front-2012', 'back-2009']).nullable(),
+  charset: z.string(),
+  fields: z.record(z.string(), z.object({ value: z.unknown(), valid: z.boolean(), reason: z.string().optional() })),
+  valid: z.boolean(),
+  problems: z.array(z.string()),
+  decoder: z.string(),
+});
+
 export const extractDniResponseSchema = z.object({
   status: z.enum(DNI_STATUSES),
   suggestedAction: z.enum(SUGGESTED_ACTIONS),
   txId: txIdField,
-  documentInfo: z.record(z.string(), z.unknown()).nullable(),
-  mrz: z.record(z.string(), z.unknown()).nullable(),
+  motivo: z.string().optional(),
+  documentInfo: documentInfoSchema.nullable(),
+  mrz: mrzResultSchema.nullable(),
   mrzDetected: z.boolean(),
-  pdf417: z.record(z.string(), z.unknown()).nullable(),
+  pdf417: pdf417ResultSchema.nullable(),
   pdf417Detected: z.boolean(),
-  frontImage: z.string().nullable(),
+  frontImage: z.string().nullable().meta({ description: 'Frente rectificado a 1011 x 638 (300 dpi), JPEG en base64.' }),
   backImage: z.string().nullable(),
+  captureQuality: z
+    .record(z.string(), z.object({ sharpness: z.number(), glare: z.number(), cardFound: z.boolean() }))
+    .meta({ description: 'Nitidez y reflejos medidos en cada lado.' }),
   uiTemplateMetadata: uiTemplateMetadataSchema,
 });
 
 export const matchDniFaceResponseSchema = z.object({
-  status: z.enum(['CHECK_CONFIDENCE', 'NOT_VERIFIED', 'FRONT_FACE_NOT_FOUND', 'FACE_NOT_DETECTED', 'BAD_TEMPLATE']),
+  status: z.enum([
+    'CHECK_CONFIDENCE',
+    'NOT_VERIFIED',
+    'FRONT_FACE_NOT_FOUND',
+    'FACE_NOT_DETECTED',
+    'TEMPLATE_MULTIPLE_FACES',
+    'INTRATEMPLATE_FACE_MISMATCH',
+  ]),
   txId: txIdField,
+  threshold: z.number().optional(),
   score: z.number().optional(),
   confidence: z.number().optional(),
   faP: z.number().optional(),
+  motivo: z.string().optional(),
 });
+
+export type DocumentInfo = z.infer<typeof documentInfoSchema>;
+export type MrzResult = z.infer<typeof mrzResultSchema>;
+export type Pdf417Result = z.infer<typeof pdf417ResultSchema>;

@@ -40,7 +40,10 @@ function validBody(id: string): Record<string, unknown> {
 beforeAll(async () => {
   // The matrix below fails authentication on purpose many times; throttling has its own test.
   // The face engine is off here: the contract's shape, not the engine, is under test (e2e/api/face.test.ts).
-  t = await startTestStation({ auth: { maxFailures: 1000, windowSeconds: 60 }, engines: { face: { enabled: false } } });
+  t = await startTestStation({
+    auth: { maxFailures: 1000, windowSeconds: 60 },
+    engines: { face: { enabled: false }, document: { enabled: false } },
+  });
   templates = {
     face: await encodeTemplate({ kind: 'face', frames: [{ data: photo }], device: { kind: 'file' } }),
     document: await encodeTemplate({ kind: 'document', frames: [{ data: photo, side: 'front' }], device: { kind: 'file' } }),

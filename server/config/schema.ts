@@ -36,8 +36,9 @@ export const configSchema = z.strictObject({
           maxQueue: z.number().int().min(1).max(1000).default(32),
         })
         .default({ enabled: true, workers: 0, maxQueue: 32 }),
+      document: z.strictObject({ enabled: z.boolean().default(true) }).default({ enabled: true }),
     })
-    .default({ face: { enabled: true, workers: 0, maxQueue: 32 } }),
+    .default({ face: { enabled: true, workers: 0, maxQueue: 32 }, document: { enabled: true } }),
   matching: z
     .strictObject({
       /** Default 1:1 decision: false-match rate per comparison (1e-3 is confidence 36, 1e-4 is 48). */

@@ -6,7 +6,7 @@
  * to use; no real sample was available). The portrait is a drawn placeholder, never a photo.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../server/version.js';
 import bwipjs from 'bwip-js';
 import sharp, { type OverlayOptions } from 'sharp';
 import { formatDmy } from '../../server/engines/document/dates.js';
@@ -14,7 +14,8 @@ import { applyHomography, homographyFrom, warpPerspective } from '../../server/i
 import { type DniPerson, back2009Payload, frontPayload } from './dni-person.js';
 import { buildTd1 } from './td1-builder.js';
 
-export const OCRB_FONT_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fonts', 'OCRB.otf');
+// From the package root, so the generator also runs compiled (npm run eval:dni).
+export const OCRB_FONT_FILE = path.join(packageRoot(), 'test', 'dni', 'fonts', 'OCRB.otf');
 const OCRB_FAMILY = 'OCR B';
 
 /** ISO/IEC 7810 ID-1. */
@@ -50,6 +51,8 @@ export interface RenderedCard {
 
 export interface RenderOptions {
   dpi?: number;
+  /** A photo for the portrait (tests of the face match); a drawn placeholder otherwise. */
+  portraitPhoto?: Buffer;
   /** PDF417 module width in mm (real cards: unmeasured; 0.254 mm reads well at >= 225 dpi). */
   moduleMm?: number;
 }
@@ -169,7 +172,10 @@ export async function renderFront2012(person: DniPerson, options: RenderOptions 
   await c.text('REGISTRO NACIONAL DE LAS PERSONAS', 4, 6, 4.5, '#1b3a6b');
   const pw = c.px(22);
   const ph = c.px(28);
-  const portrait = c.image(await sharp(portraitSvg(pw, ph)).png().toBuffer(), c.px(4), c.px(10), pw, ph);
+  const portraitImage = options.portraitPhoto
+    ? await sharp(options.portraitPhoto).rotate().resize(pw, ph, { fit: 'cover', position: 'top' }).png().toBuffer()
+    : await sharp(portraitSvg(pw, ph)).png().toBuffer();
+  const portrait = c.image(portraitImage, c.px(4), c.px(10), pw, ph);
   const col = (x: number, y: number, label: string, value: string): Promise<unknown> =>
     Promise.all([c.text(label, x, y, 3.5, '#4a5a70'), c.text(value, x, y + 1.8, 6)]);
   await col(29, 9.5, 'Apellido / Surname', person.surname);

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS, type ResponseOf } from '../../common/api/operations.js';
+import { encodeTemplate } from '../../common/uitemplate/index.js';
+import { PEOPLE } from '../../test/dni/dni-person.js';
+import { degrade, renderBack2009, renderBack2012, renderFront2012 } from '../../test/dni/synthetic-card.js';
+import { expectEnvelope } from '../helpers/envelope.js';
+import { startTestStation, type TestStation } from '../helpers/station.js';
+import { faceTemplate, fixture } from '../helpers/templates.js';
+
+// Synthetic cards with known ground truth, posted as an integrator would.
+type Dni = ResponseOf<'extractDni'>;
+let t: TestStation;
+let token: string;
+
+beforeAll(async () => {
+  t = await startTestStation({}, { waitForEngines: true });
+  token = t.token(['document']);
+}, 120_000);
+afterAll(() => t?.stop());
+
+async function documentTemplate(front: Buffer | null, back: Buffer | null): Promise<string> {
+  const frames = [
+    ...(front ? [{ data: new Uint8Array(front), side: 'front' as const }] : []),
+    ...(back ? [{ data: new Uint8Array(back), side: 'back' as const }] : []),
+  ];
+  return encodeTemplate({ kind: 'document', frames, device: { kind: 'file' } });
+}
+
+async function extract(template: string, parametros: Record<string, unknown> = {}): Promise<Dni> {
+  return expectEnvelope(await t.post(OPERATIONS.extractDni.path, { template, parametros }, token), 200).data as Dni;
+}
+
+describe('extraer-datos-dni-UI', () => {
+  it('reads a 2012+ card, front and back, cross-checked, with every check digit valid', async () => {
+    const person = PEOPLE.ordinary!;
+    const front = await renderFront2012(person, { portraitPhoto: Buffer.from(fixture('human-stock-emotions-a-1.jpg')) });
+    const back = await renderBack2012(person);
+    const data = await extract(await documentTemplate(front.image, back.image));
+    expect(data).toMatchObject({ status: 'OK', suggestedAction: 'NONE', pdf417Detected: true, mrzDetected: true });
+    const info = data.documentInfo!;
+    expect(info).toMatchObject({
+      surname: person.surname,
+      givenNames: person.givenNames,
+      documentNumber: person.documentNumber,
+      sex: person.sex,
+      dateOfBirth: person.birthDate,
+      issuingDate: person.issueDate,
+      expirationDate: person.expiryDate,
+      order: person.tramite,
+      sequence: person.ejemplar,
+      documentVersion: 'ARGENTINA_ID_V2',
+      issuingCountry: 'ARG',
+      documentNumberCheckDigitValid: true,
+      dateOfBirthCheckDigitValid: true,
+      expirationDateCheckDigitValid: true,
+      compositeCheckDigitValid: true,
+    });
+    expect(info.fields.documentNumber).toMatchObject({ source: 'MRZ', valid: true, agreement: 'AGREE' });
+    expect(info.fields.surname).toMatchObject({ source: 'PDF417', valid: true, agreement: 'AGREE' });
+    expect(info.cuilNumber).toMatch(/^27-30111222-\d$/);
+    expect(info.face).toBeTruthy();
+    expect(data.frontImage).toBeTruthy();
+    expect(data.mrz!.valid).toBe(true);
+  });
+
+  it('reads the hard cases from the barcode: 7-digit DNI, Ñ and accents, sex X, 29 February', async () => {
+    for (const key of ['sevenDigitsMunoz', 'sexX'] as const) {
+      const person = PEOPLE[key]!;
+      const data = await extract(
+        await documentTemplate((await renderFront2012(person)).image, (await renderBack2012(person)).image),
+        { extractFace: false },
+      );
+      expect(data.status, `${key}: ${data.motivo}`).toBe('OK');
+      expect(data.documentInfo).toMatchObject({
+        surname: person.surname,
+        givenNames: person.givenNames,
+        documentNumber: person.documentNumber,
+        sex: person.sex,
+        dateOfBirth: person.birthDate,
+      });
+    }
+  });
+
+  it('reads a 2009-2011 card from the PDF417 on its back', async () => {
+    const person = PEOPLE.ordinary!;
+    const data = await extract(await documentTemplate(null, (await renderBack2009(person)).image), { extractFace: false });
+    expect(data.status).toBe('OK');
+    expect(data.documentInfo).toMatchObject({
+      documentVersion: 'ARGENTINA_ID_V1',
+      documentNumber: person.documentNumber,
+      expirationDate: person.expiryDate,
+    });
+  });
+
+  it('finds and rectifies a card photographed in perspective on a table', async () => {
+    const person = PEOPLE.ordinary!;
+    const photo = await degrade(await renderBack2012(person), {
+      perspective: 0.05,
+      rotate: 4,
+      background: '#3a3a3a',
+      jpegQuality: 85,
+    });
+    const data = await extract(await documentTemplate(null, photo.image), { extractFace: false });
+    expect(data.mrzDetected).toBe(true);
+    expect(data.documentInfo).toMatchObject({ documentNumber: person.documentNumber, dateOfBirth: person.birthDate });
+    expect(data.captureQuality.back).toMatchObject({ cardFound: true });
+  });
+
+  it('asks for a rescan of a blurred card instead of guessing', async () => {
+    const person = PEOPLE.ordinary!;
+    const blurred = await degrade(await renderBack2012(person), { blur: 9, scale: 0.5 });
+    const data = await extract(await documentTemplate(null, blurred.image), { extractFace: false });
+    expect(data.status).toBe('NEITHER_MRZ_NOR_PDF417_DETECTED');
+    expect(['RESCAN_BACK', 'RESCAN']).toContain(data.suggestedAction);
+    expect(data.documentInfo!.documentNumber).toBeNull();
+  });
+});
+
+describe('verificar-rostro-dni-UI', () => {
+  it('matches the DNI portrait with the person present, and not with someone else', async () => {
+    const person = PEOPLE.ordinary!;
+    const front = await renderFront2012(person, { portraitPhoto: Buffer.from(fixture('human-stock-emotions-a-1.jpg')) });
+    const documentTemplate_ = await documentTemplate(front.image, null);
+    const tok = t.token(['document']);
+    const same = await t.post(
+      OPERATIONS.matchDniFace.path,
+      { documentTemplate: documentTemplate_, template: await faceTemplate('human-stock-emotions-a-6.jpg') },
+      tok,
+    );
+    expect(expectEnvelope(same, 200).data).toMatchObject({ status: 'CHECK_CONFIDENCE' });
+    const other = await t.post(
+      OPERATIONS.matchDniFace.path,
+      { documentTemplate: documentTemplate_, template: await faceTemplate('fr-obama.jpg') },
+      tok,
+    );
+    expect(expectEnvelope(other, 200).data).toMatchObject({ status: 'NOT_VERIFIED' });
+  });
+});

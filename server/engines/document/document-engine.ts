@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../version.js';
+import { EngineFailedError, WorkerPool, type PoolState } from '../worker-pool.js';
+import type { SideOptions, SideReading } from './read-card-side.js';
+import type { DocumentRequest, DocumentResponse } from './worker/document-types.js';
+
+export class CardDecodeError extends Error {
+  override name = 'CardDecodeError';
+  constructor(
+    readonly frameIndex: number,
+    reason: string,
+  ) {
+    super(`imagen ${frameIndex + 1}: ${reason}`);
+  }
+}
+
+function workerScript(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return path.join(path.dirname(here), 'worker', 'document-worker.js');
+  return path.join(packageRoot(), 'dist', 'server', 'engines', 'document', 'worker', 'document-worker.js');
+}
+
+/**
+ * The document engine as the HTTP layer sees it: one worker thread (its tesseract workers and
+ * the barcode decoders are CPU-bound already), a bounded queue, crash recovery.
+ */
+export class DocumentEngine {
+  private constructor(private readonly pool: WorkerPool<DocumentRequest, DocumentResponse>) {}
+
+  static start(options: {
+    modelsDir: string;
+    maxQueue?: number;
+    onEvent?: (event: string, detail?: unknown) => void;
+  }): DocumentEngine {
+    return new DocumentEngine(
+      new WorkerPool<DocumentRequest, DocumentResponse>({
+        script: workerScript(),
+        workerData: { modelsDir: options.modelsDir },
+        size: 1,
+        maxQueue: options.maxQueue ?? 16,
+        taskTimeoutMs: 30_000,
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      }),
+    );
+  }
+
+  get state(): PoolState {
+    return this.pool.state;
+  }
+
+  ready(): Promise<void> {
+    return this.pool.readyPromise;
+  }
+
+  async readSide(image: Uint8Array, options: SideOptions, frameIndex = 0): Promise<SideReading> {
+    const copy = new Uint8Array(image);
+    const response = await this.pool.run({ type: 'readSide', image: copy, options }, [copy.buffer]);
+    if (response.ok) return response.result;
+    if (response.kind === 'image') throw new CardDecodeError(frameIndex, response.error);
+    throw new EngineFailedError(response.error);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

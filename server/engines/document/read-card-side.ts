@@ -1,0 +1,120 @@
+import sharp, { type OutputInfo } from 'sharp';
+import { CANONICAL_HEIGHT, CANONICAL_WIDTH, captureQuality, locateCard, type CaptureQuality } from './card/locate-card.js';
+import { MrzReader } from './mrz/read-mrz.js';
+import { parseTd1, type Td1Result } from './mrz/td1-parser.js';
+import { decodePdf417 } from './pdf417/decode-pdf417.js';
+import { parseDniPayload, type DniPayload, type UnrecognisedPayload } from './pdf417/dni-payload.js';
+
+export interface SideOptions {
+  pdf417: boolean;
+  mrz: boolean;
+}
+
+export interface SideReading {
+  card: { method: 'edges' | 'frame'; edgeStrength: number; corners: [number, number][] };
+  quality: CaptureQuality;
+  /** The card rectified to the canonical 1011 x 638 (300 dpi), JPEG. */
+  rectifiedJpeg: Uint8Array;
+  pdf417: { payload: DniPayload | UnrecognisedPayload; decoder: string; step: string; ms: number } | null;
+  mrz: { parsed: Td1Result; confidence: number[]; ms: number } | null;
+  timings: Record<string, number>;
+}
+
+export class CardImageError extends Error {
+  override name = 'CardImageError';
+}
+
+/** The MRZ of a TD1 card fills its bottom 17 mm or so: read from 33 mm down, full width. */
+const MRZ_ZONE_TOP = Math.round((33 / 54) * CANONICAL_HEIGHT);
+
+/**
+ * Reads one side of a DNI: finds and rectifies the card, measures blur and glare, decodes any
+ * PDF417 and reads any MRZ. Sides are not assumed: the front of a 2012+ card and the back of a
+ * 2009 one both carry a PDF417; the back of a 2012+ card carries the MRZ.
+ */
+export class CardSideReader {
+  private readonly mrz: MrzReader;
+
+  constructor(private readonly modelsDir: string) {
+    this.mrz = new MrzReader({ modelsDir, poolSize: 1 });
+  }
+
+  ready(): Promise<void> {
+    return this.mrz.ready();
+  }
+
+  async read(image: Uint8Array, options: SideOptions): Promise<SideReading> {
+    const timings: Record<string, number> = {};
+    let t = performance.now();
+    const lap = (name: string) => {
+      const now = performance.now();
+      timings[name] = Math.round(now - t);
+      t = now;
+    };
+    let decoded: { data: Buffer; info: OutputInfo };
+    try {
+      decoded = await sharp(image, { limitInputPixels: 25_000_000, failOn: 'error' })
+        .rotate()
+        .removeAlpha()
+        .toColourspace('srgb')
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+    } catch (error) {
+      throw new CardImageError(`la imagen no se pudo decodificar (${(error as Error).message})`);
+    }
+    const rgb = new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
+    const card = locateCard(rgb, decoded.info.width, decoded.info.height);
+    const quality = captureQuality(card);
+    lap('locate');
+    const rectified = sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } });
+    const rectifiedJpeg = new Uint8Array(await rectified.clone().jpeg({ quality: 90 }).toBuffer());
+    const grey = await rectified.clone().greyscale().raw().toBuffer();
+    lap('rectify');
+
+    let pdf417: SideReading['pdf417'] = null;
+    if (options.pdf417) {
+      const input = {
+        data: new Uint8Array(grey.buffer, grey.byteOffset, grey.byteLength),
+        width: CANONICAL_WIDTH,
+        height: CANONICAL_HEIGHT,
+        channels: 1 as const,
+      };
+      // The rectified card first; the frame as captured when the card was not found cleanly.
+      const found =
+        (await decodePdf417(input, { modelsDir: this.modelsDir, timeBudgetMs: 1500 })) ??
+        (card.method === 'edges' ? null : await decodePdf417(image, { modelsDir: this.modelsDir, timeBudgetMs: 800 }));
+      if (found) pdf417 = { payload: parseDniPayload(found.bytes), decoder: found.decoder, step: found.step, ms: found.ms };
+      lap('pdf417');
+    }
+
+    let mrz: SideReading['mrz'] = null;
+    if (options.mrz && !(pdf417 && pdf417.payload.layout === 'front-2012')) {
+      const zone = await rectified
+        .clone()
+        .extract({ left: 0, top: MRZ_ZONE_TOP, width: CANONICAL_WIDTH, height: CANONICAL_HEIGHT - MRZ_ZONE_TOP })
+        .png()
+        .toBuffer();
+      const read = await this.mrz.read(new Uint8Array(zone));
+      if (read.lines) {
+        const parsed = parseTd1(read.lines.map((l) => l.text));
+        // Three lines of text are an MRZ only if they look like one: an ID document code or a check digit that holds.
+        if (parsed.lines[0].startsWith('I') || Object.values(parsed.checks).some((c) => c.valid)) {
+          mrz = { parsed, confidence: read.lines.map((l) => l.confidence), ms: read.ms };
+        }
+      }
+      lap('mrz');
+    }
+    return {
+      card: { method: card.method, edgeStrength: card.edgeStrength, corners: card.corners.map((p) => [p[0], p[1]]) },
+      quality,
+      rectifiedJpeg,
+      pdf417,
+      mrz,
+      timings,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.mrz.close();
+  }
+}

@@ -1,0 +1,9 @@
+import type { SideOptions, SideReading } from '../read-card-side.js';
+
+export type DocumentRequest =
+  | { id: number; type: 'readSide'; image: Uint8Array; options: SideOptions }
+  | { id: number; type: 'crash' };
+
+export type DocumentResponse =
+  | { id: number; ok: true; result: SideReading }
+  | { id: number; ok: false; error: string; kind: 'image' | 'engine' };

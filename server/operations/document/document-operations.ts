@@ -1,0 +1,250 @@
+import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
+import { CardDecodeError, type DocumentEngine } from '../../engines/document/document-engine.js';
+import type { Td1Result } from '../../engines/document/mrz/td1-parser.js';
+import type { DniPayload, UnrecognisedPayload } from '../../engines/document/pdf417/dni-payload.js';
+import type { SideReading } from '../../engines/document/read-card-side.js';
+import { FrameDecodeError, type FaceEngine } from '../../engines/face/face-engine.js';
+import type { AnalyzeOptions } from '../../engines/face/types.js';
+import { EngineBusyError } from '../../engines/worker-pool.js';
+import { ApiError } from '../../http/api-error.js';
+import type { OperationHandlers } from '../../http/operation-route.js';
+import { confidenceOf, falseAcceptProbability, thresholdForFmr } from '../../matching/calibration.js';
+import { cosine } from '../../matching/similarity.js';
+import { selectFrames } from '../face/frame-selection.js';
+import type { FaceMatchingPolicy } from '../face/face-operations.js';
+import { ResultCache } from '../face/result-cache.js';
+import { documentInfoOf, mrzResultOf, pdf417ResultOf, sideOf } from './dni-result.js';
+
+/** Under these a side is too blurred, or too glared, to trust: ask for a rescan instead of guessing. */
+export const MIN_CARD_SHARPNESS = 2e-4;
+export const MAX_CARD_GLARE = 0.12;
+
+const PORTRAIT: AnalyzeOptions = {
+  embedding: true,
+  ageGender: false,
+  emotion: false,
+  presentation: false,
+  traits: false,
+  thumbnailWidth: 0,
+  portrait: true,
+  scaleH: 0,
+  frameJpeg: false,
+  clahe: { enabled: true, minClip: 4, maxClip: 10 },
+  majorPolicy: 'largest',
+};
+
+interface Sides {
+  front: SideReading | null;
+  back: SideReading | null;
+}
+
+async function readSides(
+  engine: DocumentEngine,
+  template: DecodedTemplate,
+  options: { pdf417: boolean; mrz: boolean },
+): Promise<Sides> {
+  let readings: SideReading[];
+  try {
+    readings = await Promise.all(template.frames.map((f, i) => engine.readSide(f.data, options, i)));
+  } catch (error) {
+    throw engineError(error);
+  }
+  const sides: Sides = { front: null, back: null };
+  readings.forEach((r, i) => {
+    const side = sideOf(r, template.frames[i]!.side, i);
+    if (!sides[side]) sides[side] = r;
+  });
+  return sides;
+}
+
+const blurredOrGlared = (s: SideReading | null) =>
+  s !== null && (s.quality.sharpness < MIN_CARD_SHARPNESS || s.quality.glare > MAX_CARD_GLARE);
+
+/** The DNI operations: reading a card, and matching its portrait with the person present. */
+export function documentOperations(deps: {
+  engine: DocumentEngine;
+  face: FaceEngine | null;
+  policy: FaceMatchingPolicy;
+}): OperationHandlers {
+  const { engine, face, policy } = deps;
+  const cache = new ResultCache<Awaited<ReturnType<NonNullable<OperationHandlers['extractDni']>>>>(32, 10 * 60_000);
+
+  async function portraitOf(front: SideReading | null) {
+    if (!face || !front) return null;
+    const analysis = await face.analyzeImage(front.rectifiedJpeg, PORTRAIT).catch((error: unknown) => {
+      throw engineError(error);
+    });
+    return analysis.major;
+  }
+
+  return {
+    extractDni: async ({ request, templates }) => {
+      const template = templates.template!;
+      const p = request.parametros;
+      const key = `${template.digest}:${JSON.stringify(p)}`;
+      const cached = p.useCache ? cache.get(key) : undefined;
+      if (cached) return cached;
+      const { front, back } = await readSides(engine, template, { pdf417: p.extractPDF417, mrz: p.extractMRZ });
+      const payloadSide = [front, back].find((s) => s?.pdf417);
+      const payload = payloadSide?.pdf417?.payload ?? null;
+      const mrz = (back ?? front)?.mrz?.parsed ?? null;
+      const dniPayload = payload && payload.layout !== null ? payload : null;
+      const info = documentInfoOf(dniPayload, mrz);
+      const portrait = p.extractFace && front ? await portraitOf(front) : null;
+      const quality = Object.fromEntries(
+        Object.entries({ front, back })
+          .filter(([, s]) => s)
+          .map(([side, s]) => [
+            side,
+            {
+              sharpness: Number(s!.quality.sharpness.toPrecision(3)),
+              glare: Number(s!.quality.glare.toFixed(4)),
+              cardFound: s!.card.method === 'edges',
+            },
+          ]),
+      );
+      const base = {
+        documentInfo: {
+          ...info,
+          face: portrait?.portrait ? Buffer.from(portrait.portrait).toString('base64') : null,
+          address: null,
+          addressConfidence: 0,
+          fingerPrint: null,
+        },
+        mrz: mrz ? mrzResultOf(mrz) : null,
+        mrzDetected: mrz !== null,
+        pdf417: payload ? pdf417ResultOf(payload, payloadSide!.pdf417!.decoder) : null,
+        pdf417Detected: payload !== null,
+        frontImage: front ? Buffer.from(front.rectifiedJpeg).toString('base64') : null,
+        backImage: back ? Buffer.from(back.rectifiedJpeg).toString('base64') : null,
+        captureQuality: quality,
+        uiTemplateMetadata: { fechaCreacionTemplate: template.fechaCreacionTemplate },
+      };
+      const result = {
+        ...base,
+        ...decide({
+          front,
+          back,
+          payload,
+          mrz,
+          info,
+          portraitFound: portrait !== null,
+          wantFace: p.extractFace && face !== null,
+        }),
+      };
+      if (p.useCache) cache.set(key, result);
+      return result;
+    },
+
+    matchDniFace: async ({ request, templates }) => {
+      if (!face) throw new ApiError('NOT_IMPLEMENTED', 'El motor facial no está disponible en esta estación.');
+      const { front } = await readSides(engine, templates.documentTemplate!, { pdf417: false, mrz: false });
+      const portrait = await portraitOf(front);
+      if (!portrait?.embedding)
+        return { status: 'FRONT_FACE_NOT_FOUND', motivo: 'no se encontró la foto en el frente del documento' };
+      let analyses;
+      try {
+        analyses = await face.analyzeFrames(templates.template!.frames, {
+          ...PORTRAIT,
+          portrait: false,
+          majorPolicy: 'dominant',
+        });
+      } catch (error) {
+        throw engineError(error);
+      }
+      const selection = selectFrames(analyses, { onlyMajor: true, impostors: policy.impostors });
+      if (!selection.ok) return { status: selection.status, motivo: selection.motivo };
+      const threshold = request.parametros.threshold ?? thresholdForFmr(policy.verifyFmr);
+      const s = cosine(portrait.embedding, selection.best.face.embedding!);
+      const confidence = confidenceOf(s, policy.impostors);
+      return {
+        status: confidence >= threshold ? 'CHECK_CONFIDENCE' : 'NOT_VERIFIED',
+        threshold: Math.round(threshold * 10) / 10,
+        score: Math.round(s * 10_000) / 10_000,
+        confidence,
+        faP: Number(falseAcceptProbability(s, policy.impostors).toPrecision(3)),
+      };
+    },
+  };
+}
+
+type Decision = {
+  status: 'OK' | 'EXCEPTION' | 'FRONT_FACE_NOT_FOUND' | 'NEITHER_MRZ_NOR_PDF417_DETECTED' | 'NOT_ARGENTINA_ID';
+  suggestedAction: 'RESCAN' | 'RESCAN_FRONT' | 'RESCAN_BACK' | 'RETRY' | 'NONE';
+  motivo?: string;
+};
+
+/** The outcome and exactly what the operator should do next. */
+function decide(r: {
+  front: SideReading | null;
+  back: SideReading | null;
+  payload: DniPayload | UnrecognisedPayload | null;
+  mrz: Td1Result | null;
+  info: ReturnType<typeof documentInfoOf>;
+  portraitFound: boolean;
+  wantFace: boolean;
+}): Decision {
+  const { front, back, payload, mrz, info } = r;
+  const rescanOf = (side: 'front' | 'back') => (side === 'front' ? 'RESCAN_FRONT' : 'RESCAN_BACK');
+  if (!payload && !mrz) {
+    const blurred = (['front', 'back'] as const).filter((s) => blurredOrGlared(r[s]));
+    if (blurred.length) {
+      return {
+        status: 'NEITHER_MRZ_NOR_PDF417_DETECTED',
+        suggestedAction: blurred.length === 2 ? 'RESCAN' : rescanOf(blurred[0]!),
+        motivo: `imagen borrosa o con reflejos en ${blurred.map((s) => (s === 'front' ? 'el frente' : 'el dorso')).join(' y ')}: vuelva a capturarla sin reflejos y enfocada`,
+      };
+    }
+    return {
+      status: 'NEITHER_MRZ_NOR_PDF417_DETECTED',
+      suggestedAction: back ? 'RESCAN' : 'RESCAN_BACK',
+      motivo: back ? 'no se leyó ni el código PDF417 ni la MRZ' : 'no se leyó el código del frente; capture también el dorso',
+    };
+  }
+  if (payload && payload.layout === null && !mrz) {
+    return {
+      status: 'NOT_ARGENTINA_ID',
+      suggestedAction: 'NONE',
+      motivo: 'el código PDF417 no tiene el formato del DNI argentino',
+    };
+  }
+  if (mrz && mrz.issuingState !== 'ARG' && mrz.problems.length === 0 && mrz.valid) {
+    return { status: 'NOT_ARGENTINA_ID', suggestedAction: 'NONE', motivo: `documento emitido por ${mrz.issuingState}` };
+  }
+  const key = ['documentNumber', 'surname', 'givenNames', 'dateOfBirth'] as const;
+  const disagree = key.filter((k) => info.fields[k]?.agreement === 'DISAGREE');
+  if (disagree.length) {
+    return { status: 'EXCEPTION', suggestedAction: 'RETRY', motivo: `las fuentes no coinciden en ${disagree.join(', ')}` };
+  }
+  const invalid = key.filter((k) => !info.fields[k]?.valid);
+  if (invalid.length) {
+    const side = mrz && !mrz.valid ? 'back' : 'front';
+    return {
+      status: 'EXCEPTION',
+      suggestedAction: blurredOrGlared(r[side]) ? rescanOf(side) : 'RETRY',
+      motivo: `no se pudo validar ${invalid.join(', ')}${
+        mrz && !mrz.valid
+          ? ` (MRZ: ${mrz.problems
+              .concat(
+                Object.entries(mrz.checks)
+                  .filter(([, c]) => !c.valid)
+                  .map(([n]) => `dígito de ${n}`),
+              )
+              .join('; ')})`
+          : ''
+      }`,
+    };
+  }
+  if (r.wantFace && front && !r.portraitFound && info.documentVersion === 'ARGENTINA_ID_V2') {
+    return { status: 'FRONT_FACE_NOT_FOUND', suggestedAction: 'RESCAN_FRONT', motivo: 'no se encontró la foto en el frente' };
+  }
+  return { status: 'OK', suggestedAction: 'NONE' };
+}
+
+function engineError(error: unknown): unknown {
+  if (error instanceof CardDecodeError || error instanceof FrameDecodeError)
+    return new ApiError('BAD_REQUEST', `Template inválido: ${error.message}`);
+  if (error instanceof EngineBusyError)
+    return new ApiError('UNAVAILABLE', `Estación ocupada: ${error.message}.`, { 'Retry-After': '2' });
+  return error;
+}
