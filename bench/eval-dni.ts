@@ -1,0 +1,174 @@
+// npm run eval:dni — DNI reading on synthetic cards with known ground truth, by degradation,
+// through the station's HTTPS API; plus the zxing black-box PDF417 photos of ../shared.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { OPERATIONS, type ResponseOf } from '../common/api/operations.js';
+import { encodeTemplate } from '../common/uitemplate/index.js';
+import { decodePdf417 } from '../server/engines/document/pdf417/decode-pdf417.js';
+import { defaultModelsDir } from '../server/engines/face/face-engine.js';
+import { packageRoot } from '../server/version.js';
+import { PEOPLE, type DniPerson } from '../test/dni/dni-person.js';
+import { degrade, renderBack2009, renderBack2012, renderFront2012, type Degradation } from '../test/dni/synthetic-card.js';
+import { FIXTURES } from './lib/datasets.js';
+import { percentile, printTable } from './lib/metrics.js';
+import { benchStation } from './lib/station.js';
+
+type Dni = ResponseOf<'extractDni'>;
+
+const DEGRADATIONS: Record<string, Degradation | null> = {
+  limpia: null,
+  'inclinada 5°': { rotate: 5, background: '#404040' },
+  'perspectiva 5%': { perspective: 0.05, background: '#404040', jpegQuality: 90 },
+  'desenfoque 1.5': { blur: 1.5 },
+  'JPEG q60': { jpegQuality: 60 },
+  'ruido σ8': { noise: 8, jpegQuality: 90 },
+  'baja resolución 60%': { scale: 0.6 },
+  'mano (todo junto)': { perspective: 0.03, rotate: -3, blur: 0.8, noise: 5, jpegQuality: 80, background: '#505050' },
+  'reflejo sobre la MRZ': { glare: { size: 0.35, at: [0.5, 0.85], opacity: 0.9 } },
+  'muy borrosa': { blur: 8, scale: 0.5 },
+};
+
+const FIELDS = [
+  'surname',
+  'givenNames',
+  'documentNumber',
+  'sex',
+  'dateOfBirth',
+  'issuingDate',
+  'expirationDate',
+  'order',
+  'sequence',
+] as const;
+
+function truthOf(p: DniPerson, card: '2012' | '2009'): Record<(typeof FIELDS)[number], unknown> {
+  return {
+    surname: p.surname,
+    givenNames: p.givenNames,
+    documentNumber: p.documentNumber,
+    sex: p.sex,
+    dateOfBirth: p.birthDate,
+    issuingDate: p.issueDate,
+    expirationDate: p.expiryDate,
+    order: p.tramite,
+    sequence: p.ejemplar,
+    ...(card === '2009' ? {} : {}),
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+const s = await benchStation({ engines: { face: { enabled: false, workers: 0, maxQueue: 32 }, document: { enabled: true } } });
+const rows: Record<string, unknown>[] = [];
+const cases: Record<string, unknown>[] = [];
+try {
+  for (const [name, degradation] of Object.entries(DEGRADATIONS)) {
+    let fieldsRight = 0;
+    let fieldsTotal = 0;
+    let wrongValid = 0;
+    let docsExact = 0;
+    let pdf417 = 0;
+    let mrz = 0;
+    let rescans = 0;
+    const times: number[] = [];
+    const people = Object.entries(PEOPLE);
+    for (const [key, person] of people) {
+      for (const card of ['2012', '2009'] as const) {
+        const sides =
+          card === '2012' ? [await renderFront2012(person), await renderBack2012(person)] : [await renderBack2009(person)];
+        const images = await Promise.all(sides.map(async (c) => (degradation ? (await degrade(c, degradation)).image : c.image)));
+        const template = await encodeTemplate({
+          kind: 'document',
+          frames: images.map((img, i) => ({
+            data: new Uint8Array(img),
+            side: card === '2012' && i === 0 ? ('front' as const) : ('back' as const),
+          })),
+          device: { kind: 'file' },
+        });
+        const r = await s.post(
+          OPERATIONS.extractDni.path,
+          JSON.stringify({ template, parametros: { extractFace: false, useCache: false } }),
+        );
+        times.push(r.ms);
+        const data = r.json.data as Dni | null;
+        if (!data) throw new Error(`HTTP ${r.status}: ${JSON.stringify(r.json)}`);
+        if (data.pdf417Detected) pdf417++;
+        if (data.mrzDetected) mrz++;
+        if (data.suggestedAction.startsWith('RESCAN')) rescans++;
+        const truth = truthOf(person, card);
+        let exact = true;
+        for (const f of FIELDS) {
+          if (card === '2012' && f === 'expirationDate' && !data.mrzDetected) continue; // the 2012 barcode has no expiry
+          const value = data.documentInfo?.[f] ?? null;
+          const ok = same(value, truth[f]);
+          fieldsTotal++;
+          if (ok) fieldsRight++;
+          else exact = false;
+          if (!ok && value !== null && data.documentInfo?.fields[f]?.valid) wrongValid++;
+        }
+        if (exact) docsExact++;
+        cases.push({
+          degradation: name,
+          person: key,
+          card,
+          status: data.status,
+          suggestedAction: data.suggestedAction,
+          ms: Math.round(r.ms),
+          exact,
+        });
+      }
+    }
+    const n = Object.keys(PEOPLE).length * 2;
+    rows.push({
+      degradacion: name,
+      tarjetas: n,
+      campos_exactos: fieldsRight / fieldsTotal,
+      documentos_exactos: docsExact / n,
+      pdf417: pdf417 / n,
+      mrz_2012: mrz / Object.keys(PEOPLE).length,
+      pide_reescaneo: rescans / n,
+      erroneo_como_valido: wrongValid,
+      p50_ms: Math.round(percentile(times, 50)),
+      p95_ms: Math.round(percentile(times, 95)),
+    });
+    console.error(`  ${name} listo`);
+  }
+} finally {
+  await s.stop();
+}
+
+// The zxing black-box PDF417 photos (clean renders and phone photos): exact text.
+const blackbox: { file: string; ok: boolean; ms: number }[] = [];
+for (const dir of ['pdf417-1', 'pdf417-2', 'pdf417-3']) {
+  const folder = path.join(FIXTURES, 'pdf417', dir);
+  for (const f of readdirSync(folder).filter((x) => /\.(png|jpe?g|gif)$/i.test(x))) {
+    const expected = path.join(folder, f.replace(/\.[a-z]+$/i, '.txt'));
+    const t0 = performance.now();
+    const decoded = await decodePdf417(new Uint8Array(readFileSync(path.join(folder, f))), {
+      modelsDir: defaultModelsDir(),
+    }).catch(() => null);
+    let ok = false;
+    try {
+      ok = decoded !== null && decoded.text === readFileSync(expected, 'utf8');
+    } catch {
+      ok = decoded !== null;
+    }
+    blackbox.push({ file: `${dir}/${f}`, ok, ms: performance.now() - t0 });
+  }
+}
+
+printTable(rows);
+console.log(
+  `\nFotos PDF417 de zxing: ${blackbox.filter((b) => b.ok).length}/${blackbox.length} exactas, p50 ${Math.round(
+    percentile(
+      blackbox.map((b) => b.ms),
+      50,
+    ),
+  )} ms.`,
+);
+const out = path.join(packageRoot(), 'bench', 'results', 'eval-dni.json');
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(
+  out,
+  `${JSON.stringify({ byDegradation: rows, pdf417Blackbox: { exact: blackbox.filter((b) => b.ok).length, total: blackbox.length }, cases }, null, 2)}\n`,
+);
+console.log(`Escrito ${path.relative(packageRoot(), out)}`);
