@@ -1,8 +1,9 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, type ResponseOf } from '../../common/api/operations.js';
 import { encodeTemplate } from '../../common/uitemplate/index.js';
 import { PEOPLE } from '../../test/dni/dni-person.js';
-import { degrade, renderBack2009, renderBack2012, renderFront2012 } from '../../test/dni/synthetic-card.js';
+import { degrade, PLACE_OF_BIRTH, renderBack2009, renderBack2012, renderFront2012 } from '../../test/dni/synthetic-card.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 import { faceTemplate, fixture } from '../helpers/templates.js';
@@ -61,6 +62,34 @@ describe('extraer-datos-dni-UI', () => {
     expect(info.face).toBeTruthy();
     expect(data.frontImage).toBeTruthy();
     expect(data.mrz!.valid).toBe(true);
+    expect(info.address).toBe(person.address);
+    expect(info.addressConfidence).toBeGreaterThan(60);
+    expect(info.placeOfBirth).toBe(PLACE_OF_BIRTH);
+  });
+
+  it('falls back on the printed text when the front barcode is unreadable, and says so per field', async () => {
+    const person = PEOPLE.ordinary!;
+    const card = await renderFront2012(person);
+    const box = card.truth.boxes.pdf417!;
+    // A sticker over the barcode.
+    const sticker = await sharp({ create: { width: box.width, height: box.height, channels: 3, background: '#f4f4f4' } })
+      .png()
+      .toBuffer();
+    const front = await sharp(card.image)
+      .composite([{ input: sticker, left: box.x, top: box.y }])
+      .png()
+      .toBuffer();
+    const data = await extract(await documentTemplate(front, (await renderBack2012(person)).image), { extractFace: false });
+    expect(data.pdf417Detected).toBe(false);
+    const info = data.documentInfo!;
+    expect(info.documentNumber).toBe(person.documentNumber);
+    expect(info.fields.documentNumber).toMatchObject({ source: 'MRZ', valid: true });
+    expect(info.fields.issuingDate!.source).toBe('OCR');
+    expect(info.issuingDate).toEqual(person.issueDate);
+    for (const [name, detail] of Object.entries(info.fields)) {
+      const value = info[name as keyof typeof info];
+      if (detail.valid && value !== null) expect(detail.source, name).not.toBe('NONE');
+    }
   });
 
   it('reads the hard cases from the barcode: 7-digit DNI, Ñ and accents, sex X, 29 February', async () => {

@@ -10,6 +10,7 @@ import { packageRoot } from '../../server/version.js';
 import bwipjs from 'bwip-js';
 import sharp, { type OverlayOptions } from 'sharp';
 import { formatDmy } from '../../server/engines/document/dates.js';
+import { DNI_2012_BACK, DNI_2012_FRONT } from '../../server/engines/document/layout/dni-layout.js';
 import { applyHomography, homographyFrom, warpPerspective } from '../../server/imaging/homography.js';
 import { type DniPerson, back2009Payload, frontPayload } from './dni-person.js';
 import { buildTd1 } from './td1-builder.js';
@@ -21,6 +22,9 @@ const OCRB_FAMILY = 'OCR B';
 /** ISO/IEC 7810 ID-1. */
 export const CARD_WIDTH_MM = 85.6;
 export const CARD_HEIGHT_MM = 54;
+
+/** Printed on every synthetic 2012+ back. */
+export const PLACE_OF_BIRTH = 'CIUDAD FICTICIA';
 
 export type CardSide = 'front-2012' | 'back-2012' | 'back-2009';
 
@@ -178,17 +182,20 @@ export async function renderFront2012(person: DniPerson, options: RenderOptions 
   const portrait = c.image(portraitImage, c.px(4), c.px(10), pw, ph);
   const col = (x: number, y: number, label: string, value: string): Promise<unknown> =>
     Promise.all([c.text(label, x, y, 3.5, '#4a5a70'), c.text(value, x, y + 1.8, 6)]);
-  await col(29, 9.5, 'Apellido / Surname', person.surname);
-  await col(29, 14, 'Nombre / Name', person.givenNames);
-  await col(29, 18.5, 'Sexo / Sex', person.sex);
-  await col(40, 18.5, 'Nacionalidad / Nationality', person.nationality);
-  await col(68, 18.5, 'Ejemplar', person.ejemplar);
-  await col(29, 23, 'Fecha de nacimiento / Date of birth', formatDmy(person.birthDate));
-  await col(29, 27.5, 'Fecha de emisión / Date of issue', formatDmy(person.issueDate));
-  await col(63, 27.5, 'Fecha de vencimiento', formatDmy(person.expiryDate));
+  // Values where the engine's layout expects them (server/engines/document/layout/dni-layout.ts).
+  const at = DNI_2012_FRONT.labels;
+  await col(at.surname.x, at.surname.y, 'Apellido / Surname', person.surname);
+  await col(at.givenNames.x, at.givenNames.y, 'Nombre / Name', person.givenNames);
+  await col(at.sex.x, at.sex.y, 'Sexo / Sex', person.sex);
+  await col(at.nationality.x, at.nationality.y, 'Nacionalidad / Nationality', person.nationality);
+  await col(at.sequence.x, at.sequence.y, 'Ejemplar', person.ejemplar);
+  await col(at.dateOfBirth.x, at.dateOfBirth.y, 'Fecha de nacimiento / Date of birth', formatDmy(person.birthDate));
+  await col(at.issuingDate.x, at.issuingDate.y, 'Fecha de emisión / Date of issue', formatDmy(person.issueDate));
+  await col(at.expirationDate.x, at.expirationDate.y, 'Fecha de vencimiento', formatDmy(person.expiryDate));
   await c.text('Documento / Document', 4, 39.5, 3.5, '#4a5a70');
-  await c.text(dniDotted(person.documentNumber), 4, 41.5, 9);
-  await c.text(`Trámite N° ${person.tramite}`, 4, 46.5, 4.5);
+  const f = DNI_2012_FRONT.fields;
+  await c.text(dniDotted(person.documentNumber), f.documentNumber.x, f.documentNumber.y, 9);
+  await c.text(`Trámite N° ${person.tramite}`, f.order.x, f.order.y, 4.5);
   const payload = frontPayload(person);
   const sym = await pdf417Layer(payload, c.dpi, options.moduleMm ?? 0.254);
   const pdf417 = c.image(sym.input, c.width - sym.width - c.px(3), c.height - sym.height - c.px(2.5), sym.width, sym.height);
@@ -223,9 +230,16 @@ export function mrzFor(person: DniPerson): [string, string, string] {
 export async function renderBack2012(person: DniPerson, options: RenderOptions = {}): Promise<RenderedCard> {
   const c = new Canvas(options.dpi ?? 300);
   await c.text('DOMICILIO:', 4, 3, 4.5, '#4a5a70');
-  await c.text(person.address, 4, 5.5, 5);
-  await c.text('LUGAR DE NACIMIENTO: CIUDAD FICTICIA', 4, 9.5, 4.5, '#4a5a70');
-  await c.text(`CUIL: ${person.cuilPrefix ?? '--'}-${person.documentNumber.padStart(8, '0')}`, 4, 13, 4.5, '#4a5a70');
+  const b = DNI_2012_BACK;
+  await c.text(person.address, b.address.x, b.address.y, 5);
+  await c.text(`LUGAR DE NACIMIENTO: ${PLACE_OF_BIRTH}`, b.placeOfBirth.x, b.placeOfBirth.y, 4.5, '#4a5a70');
+  await c.text(
+    `CUIL: ${person.cuilPrefix ?? '--'}-${person.documentNumber.padStart(8, '0')}`,
+    b.cuil.x,
+    b.cuil.y,
+    4.5,
+    '#4a5a70',
+  );
   const fp = c.px(16);
   c.image(
     await sharp(

@@ -1,6 +1,8 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { CANONICAL_HEIGHT, CANONICAL_WIDTH, captureQuality, locateCard, type CaptureQuality } from './card/locate-card.js';
+import { DNI_2012_BACK, DNI_2012_FRONT, type FrontField } from './layout/dni-layout.js';
 import { MrzReader } from './mrz/read-mrz.js';
+import { PrintedFieldReader, type PrintedField } from './ocr/read-printed-fields.js';
 import { parseTd1, type Td1Result } from './mrz/td1-parser.js';
 import { decodePdf417 } from './pdf417/decode-pdf417.js';
 import { parseDniPayload, type DniPayload, type UnrecognisedPayload } from './pdf417/dni-payload.js';
@@ -8,6 +10,9 @@ import { parseDniPayload, type DniPayload, type UnrecognisedPayload } from './pd
 export interface SideOptions {
   pdf417: boolean;
   mrz: boolean;
+  /** OCR of the printed text: the back's address and place of birth; the front's fields when its barcode fails. */
+  text: boolean;
+  declaredSide?: 'front' | 'back' | undefined;
 }
 
 export interface SideReading {
@@ -17,12 +22,27 @@ export interface SideReading {
   rectifiedJpeg: Uint8Array;
   pdf417: { payload: DniPayload | UnrecognisedPayload; decoder: string; step: string; ms: number } | null;
   mrz: { parsed: Td1Result; confidence: number[]; ms: number } | null;
+  printed: { side: 'front' | 'back'; fields: Record<string, PrintedField> } | null;
   timings: Record<string, number>;
 }
 
 export class CardImageError extends Error {
   override name = 'CardImageError';
 }
+
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÑÁÉÍÓÚÜ '-";
+const DATE = '0123456789/';
+const FRONT_WHITELISTS: Partial<Record<FrontField, string>> = {
+  surname: LETTERS,
+  givenNames: LETTERS,
+  sex: 'MFX',
+  sequence: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  dateOfBirth: DATE,
+  issuingDate: DATE,
+  expirationDate: DATE,
+  documentNumber: '0123456789.',
+  order: 'TrámiteN°0123456789 ',
+};
 
 /** The MRZ of a TD1 card fills its bottom 17 mm or so: read from 33 mm down, full width. */
 const MRZ_ZONE_TOP = Math.round((33 / 54) * CANONICAL_HEIGHT);
@@ -34,13 +54,15 @@ const MRZ_ZONE_TOP = Math.round((33 / 54) * CANONICAL_HEIGHT);
  */
 export class CardSideReader {
   private readonly mrz: MrzReader;
+  private readonly text: PrintedFieldReader;
 
   constructor(private readonly modelsDir: string) {
     this.mrz = new MrzReader({ modelsDir, poolSize: 1 });
+    this.text = new PrintedFieldReader({ modelsDir, poolSize: 1 });
   }
 
-  ready(): Promise<void> {
-    return this.mrz.ready();
+  async ready(): Promise<void> {
+    await Promise.all([this.mrz.ready(), this.text.ready()]);
   }
 
   async read(image: Uint8Array, options: SideOptions): Promise<SideReading> {
@@ -104,17 +126,31 @@ export class CardSideReader {
       }
       lap('mrz');
     }
+    let printed: SideReading['printed'] = null;
+    if (options.text) {
+      if (mrz) {
+        printed = { side: 'back', fields: await this.text.read(card, DNI_2012_BACK) };
+      } else if (
+        options.declaredSide !== 'back' &&
+        !(pdf417?.payload.layout === 'front-2012' && pdf417.payload.valid) &&
+        pdf417?.payload.layout !== 'back-2009'
+      ) {
+        printed = { side: 'front', fields: await this.text.read(card, DNI_2012_FRONT.fields, FRONT_WHITELISTS) };
+      }
+      lap('ocr');
+    }
     return {
       card: { method: card.method, edgeStrength: card.edgeStrength, corners: card.corners.map((p) => [p[0], p[1]]) },
       quality,
       rectifiedJpeg,
       pdf417,
       mrz,
+      printed,
       timings,
     };
   }
 
-  close(): Promise<void> {
-    return this.mrz.close();
+  async close(): Promise<void> {
+    await Promise.all([this.mrz.close(), this.text.close()]);
   }
 }

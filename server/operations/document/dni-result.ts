@@ -1,5 +1,6 @@
 import type { DocumentInfo, MrzResult, Pdf417Result } from '../../../common/api/document-schemas.js';
-import type { DateParts } from '../../engines/document/dates.js';
+import { isRealDate, type DateParts } from '../../engines/document/dates.js';
+import type { PrintedField } from '../../engines/document/ocr/read-printed-fields.js';
 import { mrzNamesEquivalent } from '../../engines/document/mrz/transliterate.js';
 import type { Td1Result } from '../../engines/document/mrz/td1-parser.js';
 import type { DniPayload, UnrecognisedPayload } from '../../engines/document/pdf417/dni-payload.js';
@@ -60,11 +61,47 @@ export function pick<T>(
 
 const mrzDigits = (s: string) => s.replace(/</g, '');
 
+/** OCR'd front fields as the lowest-trust candidates, each validated by what its kind must look like. */
+function ocrCandidates(printed: Record<string, PrintedField> | null) {
+  const text = (name: string) => printed?.[name]?.text ?? null;
+  const candidate = <T>(value: T | null, valid: boolean): Candidate<T> => ({
+    value,
+    valid: value !== null && valid,
+    source: 'OCR',
+  });
+  const date = (name: string): Candidate<DateParts> => {
+    const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(name) ?? '');
+    const d = m ? { day: Number(m[1]), month: Number(m[2]), year: Number(m[3]) } : null;
+    return candidate(d, d !== null && isRealDate(d));
+  };
+  const name = (field: string): Candidate<string> => {
+    const t = text(field);
+    return candidate(t, t !== null && /^[A-ZÑÁÉÍÓÚÜ][A-ZÑÁÉÍÓÚÜ '-]*$/.test(t) && (printed?.[field]?.confidence ?? 0) >= 70);
+  };
+  const dni = (text('documentNumber') ?? '').replace(/\./g, '');
+  const order = /(\d{11})/.exec(text('order') ?? '')?.[1] ?? null;
+  const sex = text('sex');
+  const sequence = text('sequence');
+  return {
+    surname: name('surname'),
+    givenNames: name('givenNames'),
+    documentNumber: candidate(dni || null, /^\d{7,8}$/.test(dni)),
+    sex: candidate(sex as 'M' | 'F' | 'X' | null, sex === 'M' || sex === 'F' || sex === 'X'),
+    dateOfBirth: date('dateOfBirth'),
+    issuingDate: date('issuingDate'),
+    expirationDate: date('expirationDate'),
+    order: candidate(order, order !== null),
+    sequence: candidate(sequence, sequence !== null && /^[A-Z]$/.test(sequence)),
+  };
+}
+
 /** documentInfo from the PDF417 payload (either layout) and the MRZ, cross-checked field by field. */
 export function documentInfoOf(
   payload: DniPayload | null,
   mrz: Td1Result | null,
-): Omit<DocumentInfo, 'face' | 'address' | 'addressConfidence' | 'fingerPrint'> {
+  printed: Record<string, PrintedField> | null = null,
+): Omit<DocumentInfo, 'face' | 'address' | 'addressConfidence' | 'placeOfBirth' | 'fingerPrint'> {
+  const O = ocrCandidates(printed);
   const f = payload?.fields;
   const P = <T>(field: { value: T | null; valid: boolean } | undefined): Candidate<T> => ({
     value: field?.value ?? null,
@@ -86,10 +123,14 @@ export function documentInfoOf(
 
   const documentNumber = take(
     'documentNumber',
-    pick([M(mrz ? mrzDigits(mrz.documentNumber) : null, !!checks?.documentNumber.valid && mrzOk), P(f?.documentNumber)]),
+    pick([
+      M(mrz ? mrzDigits(mrz.documentNumber) : null, !!checks?.documentNumber.valid && mrzOk),
+      P(f?.documentNumber),
+      O.documentNumber,
+    ]),
   );
-  const surname = take('surname', pick([P(f?.surname)]));
-  const givenNames = take('givenNames', pick([P(f?.givenNames)]));
+  const surname = take('surname', pick([P(f?.surname), O.surname]));
+  const givenNames = take('givenNames', pick([P(f?.givenNames), O.givenNames]));
   if (mrz && surname !== null && givenNames !== null) {
     // The MRZ holds names transliterated and maybe cut: it confirms the barcode's, it cannot replace them.
     if (!mrzNamesEquivalent(mrz.lines[2], surname, givenNames)) {
@@ -111,18 +152,18 @@ export function documentInfoOf(
     }
   }
   const mrzSurname = !payload && mrz && mrzOk ? mrz.surname : null;
-  const sex = take('sex', pick<'M' | 'F' | 'X'>([M(mrz?.sex === '<' ? null : (mrz?.sex ?? null), mrzOk), P(f?.sex)]));
+  const sex = take('sex', pick<'M' | 'F' | 'X'>([M(mrz?.sex === '<' ? null : (mrz?.sex ?? null), mrzOk), P(f?.sex), O.sex]));
   const dateOfBirth = take(
     'dateOfBirth',
-    pick([M(mrz?.birthDate.date ?? null, !!checks?.birthDate.valid && mrzOk), P(f?.birthDate)], sameDate),
+    pick([M(mrz?.birthDate.date ?? null, !!checks?.birthDate.valid && mrzOk), P(f?.birthDate), O.dateOfBirth], sameDate),
   );
   const expirationDate = take(
     'expirationDate',
-    pick([M(mrz?.expiryDate.date ?? null, !!checks?.expiryDate.valid && mrzOk), P(f?.expiryDate)], sameDate),
+    pick([M(mrz?.expiryDate.date ?? null, !!checks?.expiryDate.valid && mrzOk), P(f?.expiryDate), O.expirationDate], sameDate),
   );
-  const issuingDate = take('issuingDate', pick([P(f?.issueDate)], sameDate));
-  const order = take('order', pick([P(f?.tramite)]));
-  const sequence = take('sequence', pick([P(f?.ejemplar)]));
+  const issuingDate = take('issuingDate', pick([P(f?.issueDate), O.issuingDate], sameDate));
+  const order = take('order', pick([P(f?.tramite), O.order]));
+  const sequence = take('sequence', pick([P(f?.ejemplar), O.sequence]));
   const nationalityFromPayload = f?.nationality?.value === 'ARGENTINA' ? 'ARG' : (f?.nationality?.value ?? null);
   const nationality = take(
     'nationality',

@@ -41,11 +41,11 @@ interface Sides {
 async function readSides(
   engine: DocumentEngine,
   template: DecodedTemplate,
-  options: { pdf417: boolean; mrz: boolean },
+  options: { pdf417: boolean; mrz: boolean; text: boolean },
 ): Promise<Sides> {
   let readings: SideReading[];
   try {
-    readings = await Promise.all(template.frames.map((f, i) => engine.readSide(f.data, options, i)));
+    readings = await Promise.all(template.frames.map((f, i) => engine.readSide(f.data, { ...options, declaredSide: f.side }, i)));
   } catch (error) {
     throw engineError(error);
   }
@@ -84,12 +84,13 @@ export function documentOperations(deps: {
       const key = `${template.digest}:${JSON.stringify(p)}`;
       const cached = p.useCache ? cache.get(key) : undefined;
       if (cached) return cached;
-      const { front, back } = await readSides(engine, template, { pdf417: p.extractPDF417, mrz: p.extractMRZ });
+      const { front, back } = await readSides(engine, template, { pdf417: p.extractPDF417, mrz: p.extractMRZ, text: true });
       const payloadSide = [front, back].find((s) => s?.pdf417);
       const payload = payloadSide?.pdf417?.payload ?? null;
       const mrz = (back ?? front)?.mrz?.parsed ?? null;
       const dniPayload = payload && payload.layout !== null ? payload : null;
-      const info = documentInfoOf(dniPayload, mrz);
+      const info = documentInfoOf(dniPayload, mrz, front?.printed?.side === 'front' ? front.printed.fields : null);
+      const backText = back?.printed?.side === 'back' ? back.printed.fields : null;
       const portrait = p.extractFace && front ? await portraitOf(front) : null;
       const quality = Object.fromEntries(
         Object.entries({ front, back })
@@ -107,8 +108,9 @@ export function documentOperations(deps: {
         documentInfo: {
           ...info,
           face: portrait?.portrait ? Buffer.from(portrait.portrait).toString('base64') : null,
-          address: null,
-          addressConfidence: 0,
+          address: backText?.address?.text || null,
+          addressConfidence: backText?.address?.confidence ?? 0,
+          placeOfBirth: backText?.placeOfBirth?.text.replace(/^LUGAR DE NACIMIENTO:?\s*/i, '') || null,
           fingerPrint: null,
         },
         mrz: mrz ? mrzResultOf(mrz) : null,
@@ -138,7 +140,7 @@ export function documentOperations(deps: {
 
     matchDniFace: async ({ request, templates }) => {
       if (!face) throw new ApiError('NOT_IMPLEMENTED', 'El motor facial no está disponible en esta estación.');
-      const { front } = await readSides(engine, templates.documentTemplate!, { pdf417: false, mrz: false });
+      const { front } = await readSides(engine, templates.documentTemplate!, { pdf417: false, mrz: false, text: false });
       const portrait = await portraitOf(front);
       if (!portrait?.embedding)
         return { status: 'FRONT_FACE_NOT_FOUND', motivo: 'no se encontró la foto en el frente del documento' };
