@@ -65,6 +65,7 @@ describe('extraer-datos-dni-UI', () => {
     expect(info.address).toBe(person.address);
     expect(info.addressConfidence).toBeGreaterThan(60);
     expect(info.placeOfBirth).toBe(PLACE_OF_BIRTH);
+    expect((await sharp(Buffer.from(info.fingerPrint!, 'base64')).metadata()).format).toBe('jpeg');
   });
 
   it('falls back on the printed text when the front barcode is unreadable, and says so per field', async () => {

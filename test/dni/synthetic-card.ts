@@ -10,7 +10,7 @@ import { packageRoot } from '../../server/version.js';
 import bwipjs from 'bwip-js';
 import sharp, { type OverlayOptions } from 'sharp';
 import { formatDmy } from '../../server/engines/document/dates.js';
-import { DNI_2012_BACK, DNI_2012_FRONT } from '../../server/engines/document/layout/dni-layout.js';
+import { DNI_2012_BACK, DNI_2012_BACK_FINGERPRINT, DNI_2012_FRONT } from '../../server/engines/document/layout/dni-layout.js';
 import { applyHomography, homographyFrom, warpPerspective } from '../../server/imaging/homography.js';
 import { type DniPerson, back2009Payload, frontPayload } from './dni-person.js';
 import { buildTd1 } from './td1-builder.js';
@@ -240,7 +240,8 @@ export async function renderBack2012(person: DniPerson, options: RenderOptions =
     4.5,
     '#4a5a70',
   );
-  const fp = c.px(16);
+  const box = DNI_2012_BACK_FINGERPRINT;
+  const fp = c.px(box.width);
   c.image(
     await sharp(
       Buffer.from(
@@ -249,8 +250,8 @@ export async function renderBack2012(person: DniPerson, options: RenderOptions =
     )
       .png()
       .toBuffer(),
-    c.px(64),
-    c.px(14),
+    c.px(box.x),
+    c.px(box.y),
     fp,
     fp,
   );

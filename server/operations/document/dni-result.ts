@@ -13,6 +13,8 @@ export interface Candidate<T> {
   value: T | null;
   valid: boolean;
   source: Source;
+  /** Looks right (OCR): returned for the operator to see, never vouched for. */
+  plausible?: boolean;
 }
 
 const sameDate = (a: DateParts, b: DateParts) => a.day === b.day && a.month === b.month && a.year === b.year;
@@ -28,6 +30,18 @@ export function pick<T>(
   const read = candidates.filter((c) => c.value !== null);
   const valid = read.filter((c) => c.valid);
   if (valid.length === 0) {
+    const plausible = read.find((c) => c.plausible);
+    if (plausible) {
+      return {
+        value: plausible.value,
+        detail: {
+          source: plausible.source,
+          valid: false,
+          agreement: 'SINGLE_SOURCE',
+          motivo: 'solo leído por OCR: no verificado',
+        },
+      };
+    }
     return read.length
       ? {
           value: null,
@@ -132,23 +146,15 @@ export function documentInfoOf(
   const surname = take('surname', pick([P(f?.surname), O.surname]));
   const givenNames = take('givenNames', pick([P(f?.givenNames), O.givenNames]));
   if (mrz && surname !== null && givenNames !== null) {
-    // The MRZ holds names transliterated and maybe cut: it confirms the barcode's, it cannot replace them.
+    // The MRZ holds names transliterated and maybe cut: it confirms the barcode's or the OCR's, it cannot replace them.
+    const source = fields.surname!.source;
     if (!mrzNamesEquivalent(mrz.lines[2], surname, givenNames)) {
-      fields.surname = {
-        ...fields.surname!,
-        valid: false,
-        agreement: 'DISAGREE',
-        motivo: 'el nombre de la MRZ no corresponde al del PDF417',
-      };
-      fields.givenNames = {
-        ...fields.givenNames!,
-        valid: false,
-        agreement: 'DISAGREE',
-        motivo: 'el nombre de la MRZ no corresponde al del PDF417',
-      };
-    } else {
-      fields.surname = { ...fields.surname!, agreement: 'AGREE' };
-      fields.givenNames = { ...fields.givenNames!, agreement: 'AGREE' };
+      const motivo = `el nombre de la MRZ no corresponde al de ${source}`;
+      fields.surname = { ...fields.surname!, valid: false, agreement: 'DISAGREE', motivo };
+      fields.givenNames = { ...fields.givenNames!, valid: false, agreement: 'DISAGREE', motivo };
+    } else if (mrzOk) {
+      fields.surname = { source: fields.surname!.source, valid: true, agreement: 'AGREE' };
+      fields.givenNames = { source: fields.givenNames!.source, valid: true, agreement: 'AGREE' };
     }
   }
   const mrzSurname = !payload && mrz && mrzOk ? mrz.surname : null;

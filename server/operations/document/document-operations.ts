@@ -1,4 +1,7 @@
+import sharp from 'sharp';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
+import { CANONICAL_WIDTH } from '../../engines/document/card/locate-card.js';
+import { DNI_2012_BACK_FINGERPRINT } from '../../engines/document/layout/dni-layout.js';
 import { CardDecodeError, type DocumentEngine } from '../../engines/document/document-engine.js';
 import type { Td1Result } from '../../engines/document/mrz/td1-parser.js';
 import type { DniPayload, UnrecognisedPayload } from '../../engines/document/pdf417/dni-payload.js';
@@ -111,7 +114,7 @@ export function documentOperations(deps: {
           address: backText?.address?.text || null,
           addressConfidence: backText?.address?.confidence ?? 0,
           placeOfBirth: backText?.placeOfBirth?.text.replace(/^LUGAR DE NACIMIENTO:?\s*/i, '') || null,
-          fingerPrint: null,
+          fingerPrint: back?.mrz ? await fingerprintOf(back) : null,
         },
         mrz: mrz ? mrzResultOf(mrz) : null,
         mrzDetected: mrz !== null,
@@ -241,6 +244,22 @@ function decide(r: {
     return { status: 'FRONT_FACE_NOT_FOUND', suggestedAction: 'RESCAN_FRONT', motivo: 'no se encontró la foto en el frente' };
   }
   return { status: 'OK', suggestedAction: 'NONE' };
+}
+
+/** The fingerprint box of a 2012+ back, cut from the rectified card (JPEG, base64). */
+async function fingerprintOf(back: SideReading): Promise<string> {
+  const pxPerMm = CANONICAL_WIDTH / 85.6;
+  const b = DNI_2012_BACK_FINGERPRINT;
+  const crop = await sharp(back.rectifiedJpeg)
+    .extract({
+      left: Math.round(b.x * pxPerMm),
+      top: Math.round(b.y * pxPerMm),
+      width: Math.round(b.width * pxPerMm),
+      height: Math.round(b.height * pxPerMm),
+    })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return crop.toString('base64');
 }
 
 function engineError(error: unknown): unknown {

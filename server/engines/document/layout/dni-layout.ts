@@ -60,3 +60,6 @@ export const DNI_2012_BACK: Record<BackField, FieldBox> = {
   placeOfBirth: { x: 4, y: 9.5, width: 80, height: 2.6 },
   cuil: { x: 4, y: 13, width: 50, height: 2.6 },
 };
+
+/** The fingerprint box of the 2012+ back (returned as `documentInfo.fingerPrint`). */
+export const DNI_2012_BACK_FINGERPRINT: FieldBox = { x: 64, y: 14, width: 16, height: 16 };
