@@ -78,9 +78,11 @@ const mrzDigits = (s: string) => s.replace(/</g, '');
 /** OCR'd front fields as the lowest-trust candidates, each validated by what its kind must look like. */
 function ocrCandidates(printed: Record<string, PrintedField> | null) {
   const text = (name: string) => printed?.[name]?.text ?? null;
-  const candidate = <T>(value: T | null, valid: boolean): Candidate<T> => ({
+  // Printed text has no check digit: OCR can only be plausible, and is vouched for only when the MRZ confirms it.
+  const candidate = <T>(value: T | null, plausible: boolean): Candidate<T> => ({
     value,
-    valid: value !== null && valid,
+    valid: false,
+    plausible: value !== null && plausible,
     source: 'OCR',
   });
   const date = (name: string): Candidate<DateParts> => {
