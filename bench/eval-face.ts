@@ -30,7 +30,7 @@ const datasetName = args.dataset
   ? path.basename(path.resolve(args.dataset))
   : args.celeba
     ? 'faces-celeba-dev'
-    : 'faces-lfw+faces-pairs';
+    : 'faces-lfw+faces-pairs+faces';
 const images: LabelledImage[] = args.dataset
   ? folderPerPerson(path.resolve(args.dataset))
   : args.celeba
