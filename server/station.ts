@@ -15,7 +15,7 @@ import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
 import { galleryOperations } from './operations/gallery-operations.js';
-import { EmbeddingIndex } from './search/embedding-index.js';
+import { QuantizedEmbeddingIndex } from './search/quantized-index.js';
 import type { StationStore } from './store/store.js';
 import { loadOrCreateDataKey } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
@@ -56,6 +56,7 @@ export async function startStation(config: StationConfig, options: StationOption
   recoverPendingRotation(config.dataDir);
   const store = openSqliteStore(config.dataDir, options.dataKey ?? loadOrCreateDataKey(config.dataDir));
   const engines: (FaceEngine | DocumentEngine | null)[] = [];
+  const closables: (() => Promise<void>)[] = [];
   try {
     const tokens = new TokenService(store);
     const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
@@ -76,7 +77,9 @@ export async function startStation(config: StationConfig, options: StationOption
       : null;
     engines.push(faceEngine, documentEngine);
     const policy = { impostors: IMPOSTOR_MODEL, ...config.matching };
-    const index = new EmbeddingIndex(EMBEDDING_DIM);
+    // int8 + SIMD WebAssembly scan on two threads, exact after re-ranking (docs/search-index.md).
+    const index = await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, { threads: 2 });
+    closables.push(() => index.close());
     store.forEachEmbedding(FACE_MODEL_ID, (idPersona, embedding) => index.add(idPersona, embedding));
     const handlers: OperationHandlers = {
       ...galleryOperations(store, index),
@@ -133,12 +136,12 @@ export async function startStation(config: StationConfig, options: StationOption
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        await Promise.all([faceEngine?.close(), documentEngine?.close()]);
+        await Promise.all([faceEngine?.close(), documentEngine?.close(), ...closables.map((c) => c())]);
         store.close();
       },
     };
   } catch (error) {
-    await Promise.all(engines.map((e) => e?.close()));
+    await Promise.all([...engines.map((e) => e?.close()), ...closables.map((c) => c())]);
     store.close();
     throw error;
   }

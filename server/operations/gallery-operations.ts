@@ -1,9 +1,9 @@
-import type { EmbeddingIndex } from '../search/embedding-index.js';
+import type { SearchIndex } from '../search/search-index.js';
 import type { StationStore } from '../store/store.js';
 import type { OperationHandlers } from '../http/operation-route.js';
 
 /** Listing, reading and deleting persons: gallery only, no engine needed. */
-export function galleryOperations(store: StationStore, index: EmbeddingIndex | null): OperationHandlers {
+export function galleryOperations(store: StationStore, index: SearchIndex | null): OperationHandlers {
   return {
     listPersons: ({ request }) => ({
       status: 'SUCCESS',

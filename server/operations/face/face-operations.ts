@@ -16,7 +16,7 @@ import {
   type ImpostorModel,
 } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
-import type { EmbeddingIndex } from '../../search/embedding-index.js';
+import type { SearchIndex } from '../../search/search-index.js';
 import type { StationStore } from '../../store/store.js';
 import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
@@ -57,7 +57,7 @@ type ExtractData = Omit<z.infer<typeof extractFaceResponseSchema>, 'txId'>;
 export function faceOperations(deps: {
   engine: FaceEngine;
   store: StationStore;
-  index: EmbeddingIndex;
+  index: SearchIndex;
   policy: FaceMatchingPolicy;
 }): OperationHandlers {
   const { engine, store, index, policy } = deps;

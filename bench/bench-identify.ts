@@ -1,0 +1,320 @@
+// npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
+// 1:N search over N synthetic persons: build time, top-10 latency, recall against exact float32
+// search, memory, enrollment rate, snapshot save/load. Writes bench/results/identify-N[-dD].json.
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import { EMBEDDING_DIM } from '../server/engines/face/face-model.js';
+import { dot, normalize } from '../server/matching/similarity.js';
+import { QuantizedEmbeddingIndex, type SearchHit } from '../server/search/quantized-index.js';
+import { instantiateKernel, kernelModule, wasm, WASM_PAGE } from '../server/search/wasm-kernel.js';
+import { packageRoot } from '../server/version.js';
+import { percentile, printTable } from './lib/metrics.js';
+import { Rng, SyntheticGallery } from './lib/synthetic-embeddings.js';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+
+const N = Number(arg('gallery', '100000'));
+const DIM = Number(arg('dim', String(EMBEDDING_DIM)));
+const SAMPLES = Number(arg('samples', '1'));
+const PROBES = Number(arg('probes', '200'));
+const THREADS = Number(arg('threads', '2'));
+const FLOATS = arg('floats', 'file');
+const K = 10;
+const ENROLL = Math.min(20000, Math.max(1000, Math.floor(N / 20)));
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+const work = mkdtempSync(path.join(tmpdir(), 'bench-identify-'));
+const id = (i: number) => `P${String(i).padStart(8, '0')}`;
+
+function log(msg: string) {
+  console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${msg}`);
+}
+
+async function main() {
+  const gen = new SyntheticGallery({ dim: DIM });
+  gc();
+  const rssBase = process.memoryUsage().rss;
+  const options = {
+    threads: THREADS,
+    capacity: N * SAMPLES,
+    ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors.f32') } : {}),
+  };
+  let index = await QuantizedEmbeddingIndex.create(DIM, options);
+
+  // Build: person by person, as the station loads its gallery; the samples also go to a file for
+  // the exact reference search (not timed).
+  const exactFile = path.join(work, 'exact.f32');
+  const exactFd = openSync(exactFile, 'w');
+  const chunkPersons = 4096;
+  const chunk = new Float32Array(chunkPersons * SAMPLES * DIM);
+  const identity = new Float32Array(DIM);
+  let buildMs = 0;
+  for (let start = 0; start < N; start += chunkPersons) {
+    const n = Math.min(chunkPersons, N - start);
+    for (let p = 0; p < n; p++) {
+      gen.person(start + p, identity);
+      for (let s = 0; s < SAMPLES; s++)
+        gen.sample(start + p, s, identity, chunk.subarray((p * SAMPLES + s) * DIM, (p * SAMPLES + s + 1) * DIM));
+    }
+    const t0 = performance.now();
+    for (let p = 0; p < n; p++) {
+      const list = Array.from({ length: SAMPLES }, (_, s) =>
+        chunk.subarray((p * SAMPLES + s) * DIM, (p * SAMPLES + s + 1) * DIM),
+      );
+      index.set(id(start + p), list);
+    }
+    buildMs += performance.now() - t0;
+    writeSync(
+      exactFd,
+      new Uint8Array(chunk.buffer, 0, n * SAMPLES * DIM * 4),
+      0,
+      n * SAMPLES * DIM * 4,
+      start * SAMPLES * DIM * 4,
+    );
+  }
+  closeSync(exactFd);
+  // Let the kernel write the files back before timing: writeback competes for memory bandwidth.
+  for (const f of [exactFile, path.join(work, 'vectors.f32')]) {
+    if (!existsSync(f)) continue;
+    const fd = openSync(f, 'r+');
+    fsyncSync(fd);
+    closeSync(fd);
+  }
+  gc();
+  const rss = process.memoryUsage().rss;
+  log(`built ${N} persons x ${SAMPLES} at ${DIM}-d in ${Math.round(buildMs)} ms; rss ${mb(rss)} MB (+${mb(rss - rssBase)})`);
+
+  // Probes: fresh samples of enrolled persons.
+  const pick = new Rng(42, N);
+  const probes = Array.from({ length: PROBES }, (_, j) => {
+    const i = Math.floor(pick.uniform() * N);
+    return { person: i, vec: gen.sample(i, -1 - j, gen.person(i)) };
+  });
+  for (let j = 0; j < Math.min(20, PROBES); j++) index.search(probes[j]!.vec, K);
+  const times: number[] = [];
+  const found: SearchHit[][] = [];
+  for (const p of probes) {
+    const t0 = performance.now();
+    found.push(index.search(p.vec, K));
+    times.push(performance.now() - t0);
+  }
+  const threadsUsed = index.threads;
+  log(
+    `searched ${PROBES} probes on ${threadsUsed} thread(s): p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
+  );
+
+  const exact = exactSearch(
+    exactFile,
+    probes.map((p) => p.vec),
+  );
+  log('exact float32 reference done');
+  let r1 = 0;
+  let r10 = 0;
+  let planted = 0;
+  let maxScoreDiff = 0;
+  probes.forEach((p, j) => {
+    const e = exact[j]!;
+    const f = found[j]!;
+    if (f[0]?.idPersona === e[0]?.idPersona) r1++;
+    const ids = new Set(e.map((h) => h.idPersona));
+    r10 += f.filter((h) => ids.has(h.idPersona)).length / Math.max(1, e.length);
+    if (e[0]?.idPersona === id(p.person)) planted++;
+    const byId = new Map(e.map((h) => [h.idPersona, h.score]));
+    for (const h of f)
+      if (byId.has(h.idPersona)) maxScoreDiff = Math.max(maxScoreDiff, Math.abs(byId.get(h.idPersona)! - h.score));
+  });
+
+  // Enrollment: new persons one by one; each is searchable as soon as set() returns.
+  const enrollTimes: number[] = [];
+  const t0 = performance.now();
+  for (let e = 0; e < ENROLL; e++) {
+    const i = N + e;
+    gen.person(i, identity);
+    const list = Array.from({ length: SAMPLES }, (_, s) => gen.sample(i, s, identity));
+    const t = performance.now();
+    index.set(id(i), list);
+    enrollTimes.push(performance.now() - t);
+  }
+  const enrollWallMs = performance.now() - t0;
+  const enrollPerS = ENROLL / (enrollTimes.reduce((a, b) => a + b, 0) / 1000);
+  const last = N + ENROLL - 1;
+  const ts = performance.now();
+  const hit = index.search(gen.sample(last, -1000, gen.person(last)), 1)[0];
+  const searchableMs = enrollTimes[enrollTimes.length - 1]! + (performance.now() - ts);
+  if (hit?.idPersona !== id(last)) log(`warning: the last enrolled person is not rank 1 (${hit?.idPersona})`);
+  log(
+    `enrolled ${ENROLL} persons: ${Math.round(enrollPerS)}/s (with generation ${Math.round(ENROLL / (enrollWallMs / 1000))}/s)`,
+  );
+
+  // Snapshot: save, free the index, load into a fresh one, check the same answers.
+  const checked = probes.slice(0, 50).map((p) => index.search(p.vec, K));
+  const snapshot = path.join(work, 'index.snapshot');
+  let t = performance.now();
+  index.saveSnapshot(snapshot);
+  const saveMs = performance.now() - t;
+  const snapshotMb = mb(statSync(snapshot).size);
+  await index.close();
+  index = null as unknown as QuantizedEmbeddingIndex;
+  gc();
+  t = performance.now();
+  const loaded = await QuantizedEmbeddingIndex.create(DIM, {
+    ...options,
+    ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors-2.f32') } : {}),
+  });
+  loaded.loadSnapshot(snapshot);
+  const loadMs = performance.now() - t;
+  let same = 0;
+  checked.forEach((before, j) => {
+    if (JSON.stringify(loaded.search(probes[j]!.vec, K)) === JSON.stringify(before)) same++;
+  });
+  gc();
+  const rssLoaded = process.memoryUsage().rss;
+  log(`snapshot ${snapshotMb} MB: save ${Math.round(saveMs)} ms, load ${Math.round(loadMs)} ms (rss ${mb(rssLoaded)} MB)`);
+  await loaded.close();
+
+  const result = {
+    gallery: N,
+    dim: DIM,
+    p50_ms: round(percentile(times, 50), 3),
+    p95_ms: round(percentile(times, 95), 3),
+    recall_at_1: round(r1 / PROBES, 4),
+    recall_at_10: round(r10 / PROBES, 4),
+    build_ms: Math.round(buildMs),
+    rss_mb: mb(rss),
+    enroll_per_s: Math.round(enrollPerS),
+    samples_per_person: SAMPLES,
+    probes: PROBES,
+    k: K,
+    threads: threadsUsed,
+    floats: FLOATS,
+    index_rss_mb: mb(rss - rssBase),
+    matrix_mb: mb(N * SAMPLES * (Math.ceil(DIM / 32) * 32 * 1.5 + 4)),
+    max_ms: round(Math.max(...times), 3),
+    max_score_diff_vs_exact: maxScoreDiff,
+    planted_rank1_exact: round(planted / PROBES, 4),
+    enroll_searchable_ms: round(searchableMs, 3),
+    snapshot_mb: snapshotMb,
+    snapshot_save_ms: Math.round(saveMs),
+    snapshot_load_ms: Math.round(loadMs),
+    snapshot_rss_mb: mb(rssLoaded),
+    snapshot_same_answers: `${same}/${checked.length}`,
+    node: process.version,
+    measured_at: new Date().toISOString(),
+  };
+  printTable([
+    {
+      gallery: N,
+      dim: DIM,
+      p50_ms: result.p50_ms,
+      p95_ms: result.p95_ms,
+      'recall@1': result.recall_at_1,
+      'recall@10': result.recall_at_10,
+      build_ms: result.build_ms,
+      rss_mb: result.rss_mb,
+      enroll_per_s: result.enroll_per_s,
+      snap_load_ms: result.snapshot_load_ms,
+    },
+  ]);
+  const dir = path.join(packageRoot(), 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const out = path.join(dir, `identify-${N}${DIM === EMBEDDING_DIM ? '' : `-d${DIM}`}.json`);
+  writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+  console.log(`-> ${path.relative(packageRoot(), out)}`);
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/**
+ * Exact float32 search for every probe at once, reading the gallery's rows from `file` in chunks:
+ * a float32 SIMD kernel ranks rows per probe, then the best persons' samples are scored exactly as
+ * EmbeddingIndex scores them (float32 products summed in double), best sample per person.
+ */
+function exactSearch(file: string, probes: Float32Array[]): SearchHit[][] {
+  const strideF = Math.ceil(DIM / 4) * 4;
+  const chunkRows = Math.max(256, Math.floor((1 << 20) / (strideF * 4)));
+  const qBytes = probes.length * strideF * 4;
+  const rowsAt = Math.ceil(qBytes / 64) * 64;
+  const outAt = rowsAt + chunkRows * strideF * 4;
+  const bytes = outAt + chunkRows * 4;
+  const memory = new wasm.Memory({ initial: Math.ceil(bytes / WASM_PAGE), maximum: Math.ceil(bytes / WASM_PAGE), shared: true });
+  const kernel = instantiateKernel(kernelModule(Math.ceil(DIM / 16) * 16, strideF), memory);
+  const q = new Float32Array(memory.buffer, 0, probes.length * strideF);
+  probes.forEach((p, j) => q.set(p, j * strideF)); // gallery rows and probes are already unit length
+  const rows = new Float32Array(memory.buffer, rowsAt, chunkRows * strideF);
+  const scores = new Float32Array(memory.buffer, outAt, chunkRows);
+  const read = new Float32Array(chunkRows * DIM);
+  const keep = 64;
+  const cand = probes.map(() => ({ rows: [] as number[], scores: [] as number[], thr: -Infinity }));
+  const fd = openSync(file, 'r');
+  const totalRows = N * SAMPLES;
+  for (let start = 0; start < totalRows; start += chunkRows) {
+    const n = Math.min(chunkRows, totalRows - start);
+    readSync(fd, read, 0, n * DIM * 4, start * DIM * 4);
+    for (let r = 0; r < n; r++) rows.set(read.subarray(r * DIM, (r + 1) * DIM), r * strideF);
+    for (let j = 0; j < probes.length; j++) {
+      kernel.dotF32(j * strideF * 4, rowsAt, 0, n, outAt);
+      const c = cand[j]!;
+      for (let r = 0; r < n; r++) {
+        const s = scores[r]!;
+        if (s >= c.thr) {
+          c.rows.push(start + r);
+          c.scores.push(s);
+        }
+      }
+      if (c.rows.length > 4 * keep) {
+        const sorted = [...c.scores].sort((a, b) => b - a);
+        c.thr = sorted[keep - 1]! - 1e-4; // margin for float32 rounding against the exact sums
+        const kept = c.rows.map((row, i) => [row, c.scores[i]!] as const).filter(([, s]) => s >= c.thr);
+        c.rows = kept.map(([row]) => row);
+        c.scores = kept.map(([, s]) => s);
+      }
+    }
+  }
+  const row = new Float32Array(DIM);
+  const results = probes.map((p, j) => {
+    const persons = new Set(cand[j]!.rows.map((r) => Math.floor(r / SAMPLES)));
+    const probe = normalize(p);
+    const hits: SearchHit[] = [];
+    for (const person of persons) {
+      let best = -1;
+      for (let s = 0; s < SAMPLES; s++) {
+        readSync(fd, row, 0, DIM * 4, (person * SAMPLES + s) * DIM * 4);
+        best = Math.max(best, dot(probe, normalize(row)));
+      }
+      hits.push({ idPersona: id(person), score: best });
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, K);
+  });
+  closeSync(fd);
+  return results;
+}
+
+main()
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(work, { recursive: true, force: true }));

@@ -1,0 +1,270 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dot, normalize } from '../matching/similarity.js';
+import { EmbeddingIndex } from './embedding-index.js';
+import { QuantizedEmbeddingIndex } from './quantized-index.js';
+import { kernelModule, instantiateKernel, wasm } from './wasm-kernel.js';
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function gaussian(r: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+}
+
+function randomVec(r: () => number, dim: number): Float32Array {
+  const v = new Float32Array(dim);
+  for (let i = 0; i < dim; i++) v[i] = gaussian(r);
+  return v;
+}
+
+function noisy(r: () => number, base: Float32Array, sigma: number): Float32Array {
+  const v = normalize(base);
+  return v.map((x) => x + sigma * gaussian(r) * Math.sqrt(1 / base.length));
+}
+
+/** Persons with 1 to 3 samples each; some pairs of near-duplicates. */
+function gallery(seed: number, persons: number, dim: number) {
+  const r = rng(seed);
+  const out: [string, Float32Array[]][] = [];
+  for (let p = 0; p < persons; p++) {
+    const base = p % 50 === 1 ? noisy(r, out[p - 1]![1][0]!, 0.05) : randomVec(r, dim);
+    const n = 1 + (p % 3);
+    out.push([`p${p}`, Array.from({ length: n }, () => noisy(r, base, 0.4))]);
+  }
+  return out;
+}
+
+function expectSame(a: { idPersona: string; score: number }[], b: { idPersona: string; score: number }[]) {
+  expect(a.map((h) => h.idPersona)).toEqual(b.map((h) => h.idPersona));
+  expect(a.map((h) => h.score)).toEqual(b.map((h) => h.score));
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'qindex-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('wasm kernel', () => {
+  it('computes int8 x int16 dot products and float32 dot products exactly', () => {
+    const stride = 64;
+    const memory = new wasm.Memory({ initial: 1, maximum: 16, shared: true });
+    const k = instantiateKernel(kernelModule(stride, 48), memory);
+    expect(() => kernelModule(48, 48)).toThrow();
+    const r = rng(7);
+    const rows = new Int8Array(memory.buffer, 1024, 12 * stride);
+    for (let i = 0; i < rows.length; i++) rows[i] = Math.floor(r() * 255) - 127;
+    const q = new Int16Array(memory.buffer, 0, stride);
+    for (let i = 0; i < stride; i++) q[i] = Math.floor(r() * 32000) - 16000;
+    new Float32Array(memory.buffer, 8192, 12).fill(0.5);
+    const n = k.scanI8(0, 1024, 8192, 0, 12, -Infinity, 16384);
+    expect(n).toBe(12);
+    const out = new Int32Array(memory.buffer, 16384, 24);
+    const outF = new Float32Array(memory.buffer, 16384, 24);
+    for (let row = 0; row < 12; row++) {
+      let s = 0;
+      for (let i = 0; i < stride; i++) s += rows[row * stride + i]! * q[i]!;
+      expect(out[2 * row]).toBe(row);
+      expect(outF[2 * row + 1]).toBe(Math.fround(Math.fround(s) * 0.5));
+    }
+    // 4-bit codes: per 32 dimensions, eight 16-bit lanes of four nibbles (dimension 8k + i).
+    const codes = new Uint8Array(memory.buffer, 24576, 12 * (stride / 2));
+    const nib = (x: number) => Math.round(x / 17);
+    for (let row = 0; row < 12; row++) {
+      const h = (d: number) => nib(rows[row * stride + d]!) & 15;
+      for (let g = 0; g < stride; g += 32) {
+        for (let i = 0; i < 8; i++) {
+          codes[row * (stride / 2) + g / 2 + 2 * i] = h(g + i) | (h(g + 8 + i) << 4);
+          codes[row * (stride / 2) + g / 2 + 2 * i + 1] = h(g + 16 + i) | (h(g + 24 + i) << 4);
+        }
+      }
+    }
+    expect(k.scanI4(0, 24576, 8192, 0, 12, -Infinity, 16384)).toBe(12);
+    for (let row = 0; row < 12; row++) {
+      let s = 0;
+      for (let i = 0; i < stride; i++) s += nib(rows[row * stride + i]!) * q[i]!;
+      expect(outF[2 * row + 1]).toBe(Math.fround(Math.fround(s) * 0.5));
+    }
+    const f = new Float32Array(memory.buffer, 32768, 3 * 48);
+    const fq = new Float32Array(memory.buffer, 40000, 48);
+    for (let i = 0; i < f.length; i++) f[i] = r() - 0.5;
+    for (let i = 0; i < 48; i++) fq[i] = r() - 0.5;
+    k.dotF32(40000, 32768, 0, 3, 50000);
+    const d = new Float32Array(memory.buffer, 50000, 3);
+    for (let row = 0; row < 3; row++) expect(d[row]).toBeCloseTo(dot(fq, f.subarray(row * 48, row * 48 + 48)), 5);
+  });
+});
+
+describe('QuantizedEmbeddingIndex', () => {
+  for (const [dim, coarse] of [
+    [64, false],
+    [100, false],
+    [64, true],
+    [100, true],
+  ] as const) {
+    it(`gives the exact brute-force top-k, ids and scores, at ${dim}-d${coarse ? ', with the 4-bit first pass' : ''}`, () => {
+      const exact = new EmbeddingIndex(dim);
+      const fast = new QuantizedEmbeddingIndex(dim, { coarse, coarseFrom: 0, coarseShortlist: 256 });
+      const g = gallery(dim, 3000, dim);
+      for (const [id, list] of g) {
+        exact.set(id, list);
+        fast.set(id, list);
+      }
+      expect(fast.personCount).toBe(exact.personCount);
+      expect(fast.sampleCount).toBe(exact.sampleCount);
+      const r = rng(99);
+      for (let i = 0; i < 40; i++) {
+        const probe = i % 2 ? randomVec(r, dim) : noisy(r, g[i * 37]![1][0]!, 0.3);
+        expectSame(fast.search(probe, 10), exact.search(probe, 10));
+        expectSame(fast.search(probe, 1), exact.search(probe, 1));
+      }
+    });
+  }
+
+  it('scans on two threads with the same result', async () => {
+    const dim = 128;
+    const one = new QuantizedEmbeddingIndex(dim);
+    const two = await QuantizedEmbeddingIndex.create(dim, { threads: 2, parallelFrom: 0, coarseFrom: 0 });
+    expect(two.threads).toBe(2);
+    for (const [id, list] of gallery(5, 2000, dim)) {
+      one.set(id, list);
+      two.set(id, list);
+    }
+    const r = rng(3);
+    for (let i = 0; i < 20; i++) {
+      const probe = randomVec(r, dim);
+      expectSame(two.search(probe, 10), one.search(probe, 10));
+    }
+    await two.close();
+  });
+
+  it('takes the best sample of each person, once per person', () => {
+    const index = new QuantizedEmbeddingIndex(4);
+    index.set('a', [new Float32Array([1, 0, 0, 0]), new Float32Array([0, 1, 0, 0])]);
+    index.add('a', new Float32Array([0.6, 0.8, 0, 0]));
+    index.add('b', new Float32Array([0, 0, 1, 0]));
+    const hits = index.search(new Float32Array([0, 2, 0, 0]), 5);
+    expect(hits.map((h) => h.idPersona)).toEqual(['a', 'b']);
+    expect(hits[0]!.score).toBe(1);
+    expect(hits[1]!.score).toBe(0);
+    expect(index.sampleCount).toBe(4);
+    expect(index.personCount).toBe(2);
+  });
+
+  it('returns k persons when one person has more samples than the shortlist', () => {
+    const index = new QuantizedEmbeddingIndex(16, { shortlist: 8, shortlistPerHit: 1 });
+    const r = rng(4);
+    const base = randomVec(r, 16);
+    for (let i = 0; i < 40; i++) index.add('many', noisy(r, base, 0.1));
+    for (let i = 0; i < 20; i++) index.add(`other${i}`, randomVec(r, 16));
+    const hits = index.search(base, 5);
+    expect(hits).toHaveLength(5);
+    expect(hits[0]!.idPersona).toBe('many');
+    expect(new Set(hits.map((h) => h.idPersona)).size).toBe(5);
+  });
+
+  it('leaves out the excluded person', () => {
+    const dim = 32;
+    const exact = new EmbeddingIndex(dim);
+    const fast = new QuantizedEmbeddingIndex(dim);
+    const g = gallery(11, 500, dim);
+    for (const [id, list] of g) {
+      exact.set(id, list);
+      fast.set(id, list);
+    }
+    const probe = g[10]![1][0]!;
+    expect(fast.search(probe, 1)[0]!.idPersona).toBe('p10');
+    expectSame(fast.search(probe, 5, 'p10'), exact.search(probe, 5, 'p10'));
+    expect(fast.search(probe, 5, 'p10').some((h) => h.idPersona === 'p10')).toBe(false);
+  });
+
+  it('removes, replaces and compacts (tombstones) without changing results', () => {
+    const dim = 48;
+    const exact = new EmbeddingIndex(dim);
+    const fast = new QuantizedEmbeddingIndex(dim, { coarseFrom: 0 });
+    const g = gallery(21, 2000, dim);
+    for (const [id, list] of g) {
+      exact.set(id, list);
+      fast.set(id, list);
+    }
+    const r = rng(5);
+    for (let p = 0; p < 2000; p += 3) {
+      exact.remove(`p${p}`);
+      fast.remove(`p${p}`);
+    }
+    for (let p = 1; p < 2000; p += 7) {
+      const list = [randomVec(r, dim)];
+      exact.set(`p${p}`, list);
+      fast.set(`p${p}`, list);
+    }
+    fast.remove('nobody');
+    expect(fast.personCount).toBe(exact.personCount);
+    expect(fast.sampleCount).toBe(exact.sampleCount);
+    expect(fast.rowsHeld).toBeGreaterThan(fast.sampleCount);
+    const probes = Array.from({ length: 20 }, (_, i) => (i % 2 ? randomVec(r, dim) : g[i * 50]![1][0]!));
+    for (const probe of probes) expectSame(fast.search(probe, 10), exact.search(probe, 10));
+    fast.compact();
+    expect(fast.rowsHeld).toBe(fast.sampleCount);
+    for (const probe of probes) expectSame(fast.search(probe, 10), exact.search(probe, 10));
+    fast.add('new', probes[1]!);
+    exact.add('new', probes[1]!);
+    expectSame(fast.search(probes[1]!, 10), exact.search(probes[1]!, 10));
+    expect(fast.search(probes[1]!, 1)[0]!.idPersona).toBe('new');
+  });
+
+  it('ignores embeddings of another dimension, as EmbeddingIndex does', () => {
+    const index = new QuantizedEmbeddingIndex(8);
+    index.add('a', new Float32Array(4));
+    index.set('b', [new Float32Array(4)]);
+    expect(index.personCount).toBe(0);
+    expect(index.search(new Float32Array(8).fill(1), 3)).toEqual([]);
+  });
+
+  for (const mode of ['memory', 'file'] as const) {
+    it(`round-trips a snapshot (float rows in ${mode})`, async () => {
+      const dim = 72;
+      const options = { coarseFrom: 0, ...(mode === 'file' ? { vectorFile: path.join(dir, `v-${mode}.f32`) } : {}) };
+      const a = new QuantizedEmbeddingIndex(dim, options);
+      const g = gallery(31, 1500, dim);
+      for (const [id, list] of g) a.set(id, list);
+      for (let p = 0; p < 1500; p += 4) a.remove(`p${p}`);
+      const file = path.join(dir, `snap-${mode}.idx`);
+      a.saveSnapshot(file);
+      const b = await QuantizedEmbeddingIndex.create(dim, {
+        ...(mode === 'file' ? { vectorFile: path.join(dir, `w-${mode}.f32`) } : {}),
+        threads: 2,
+        parallelFrom: 0,
+        coarseFrom: 0,
+      });
+      b.add('stale', g[1]![1][0]!);
+      b.loadSnapshot(file);
+      expect(b.personCount).toBe(a.personCount);
+      expect(b.sampleCount).toBe(a.sampleCount);
+      const r = rng(8);
+      for (let i = 0; i < 20; i++) {
+        const probe = i % 2 ? randomVec(r, dim) : g[i * 30 + 1]![1][0]!;
+        expectSame(b.search(probe, 10), a.search(probe, 10));
+      }
+      expect(b.search(g[1]![1][0]!, 3).some((h) => h.idPersona === 'stale')).toBe(false);
+      // Still updatable after loading.
+      const late = randomVec(r, dim);
+      b.add('late', late);
+      b.remove('p1');
+      expect(b.search(late, 1)[0]!.idPersona).toBe('late');
+      expect(b.search(g[1]![1][0]!, 10).some((h) => h.idPersona === 'p1')).toBe(false);
+      b.compact();
+      expect(b.search(late, 1)[0]!.idPersona).toBe('late');
+      expect(b.rowsHeld).toBe(b.sampleCount);
+      await a.close();
+      await b.close();
+    });
+  }
+});

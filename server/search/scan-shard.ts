@@ -1,0 +1,70 @@
+/**
+ * The int8 scan of one shard, keeping the `keep` rows of highest approximate score. Self-contained
+ * on purpose (no imports, no closure): the scan worker gets its source through `toString()`, so the
+ * caller's thread and the worker run the same code.
+ *
+ * `nibbles`: scan the 4-bit codes (scanI4) rather than the int8 rows. Scans `block` rows at a time with a rising threshold: the kernel writes (row, score) pairs of the
+ * rows at or above it into `out`; past `2 * keep` candidates the threshold becomes the `keep`-th
+ * best score. Writes the result, best first, as (row i32, score f32) pairs at `res`; returns the count.
+ */
+export function scanShard(
+  kernel: {
+    scanI8(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
+    scanI4(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
+  },
+  buffer: ArrayBufferLike,
+  q: number,
+  rows: number,
+  scales: number,
+  start: number,
+  end: number,
+  keep: number,
+  out: number,
+  res: number,
+  block: number,
+  nibbles: number,
+): number {
+  const cap = 2 * keep + block;
+  const cRow = new Int32Array(cap);
+  const cScore = new Float32Array(cap);
+  const outRow = new Int32Array(buffer, out, block * 2);
+  const outScore = new Float32Array(buffer, out, block * 2);
+  let n = 0;
+  let thr = -Infinity;
+  const prune = () => {
+    const sorted = cScore.slice(0, n).sort();
+    thr = sorted[n - keep]!;
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      if (cScore[i]! > thr) {
+        cRow[w] = cRow[i]!;
+        cScore[w++] = cScore[i]!;
+      }
+    }
+    for (let i = 0; i < n && w < keep; i++) {
+      if (cScore[i]! === thr) {
+        cRow[w] = cRow[i]!;
+        cScore[w++] = thr;
+      }
+    }
+    n = w;
+  };
+  for (let s = start; s < end; s += block) {
+    const e = Math.min(end, s + block);
+    const m = nibbles ? kernel.scanI4(q, rows, scales, s, e, thr, out) : kernel.scanI8(q, rows, scales, s, e, thr, out);
+    for (let i = 0; i < m; i++) {
+      cRow[n] = outRow[2 * i]!;
+      cScore[n++] = outScore[2 * i + 1]!;
+    }
+    if (n > 2 * keep) prune();
+  }
+  if (n > keep) prune();
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => cScore[b]! - cScore[a]!);
+  const resRow = new Int32Array(buffer, res, n * 2);
+  const resScore = new Float32Array(buffer, res, n * 2);
+  for (let i = 0; i < n; i++) {
+    resRow[2 * i] = cRow[order[i]!]!;
+    resScore[2 * i + 1] = cScore[order[i]!]!;
+  }
+  return n;
+}

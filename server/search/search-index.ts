@@ -1,0 +1,17 @@
+import type { SearchHit } from './embedding-index.js';
+
+export type { SearchHit };
+
+/**
+ * What the operations need from a 1:N index over the gallery's embeddings: exact cosine of the
+ * best sample per person. `EmbeddingIndex` (plain, exact) and `QuantizedEmbeddingIndex` (int8 +
+ * SIMD WebAssembly, exact after re-ranking) both provide it.
+ */
+export interface SearchIndex {
+  readonly personCount: number;
+  readonly sampleCount: number;
+  set(idPersona: string, embeddings: readonly Float32Array[]): void;
+  add(idPersona: string, embedding: Float32Array): void;
+  remove(idPersona: string): void;
+  search(probe: Float32Array, k: number, exclude?: string): SearchHit[];
+}

@@ -1,0 +1,127 @@
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+
+/**
+ * The exact float32 rows (L2-normalised) that re-rank the int8 shortlist, by row number. In memory
+ * (chunks of rows), or on disk (`file`): then only the rows a search re-ranks are read, through
+ * the OS page cache, and the process keeps the int8 matrix alone. A disk store may start from a
+ * region of a snapshot file, read in place, with the rows added later appended to its own file.
+ */
+export interface VectorStore {
+  readonly dim: number;
+  readonly rows: number;
+  /** The row's floats; the result may be `out` or a view into the store, valid until the next call. */
+  read(row: number, out: Float32Array): Float32Array;
+  append(vec: Float32Array): void;
+  /** Drops every row. */
+  clear(): void;
+  close(): void;
+}
+
+const CHUNK_ROWS = 16384;
+
+export class MemoryVectorStore implements VectorStore {
+  private chunks: Float32Array[] = [];
+  rows = 0;
+
+  constructor(readonly dim: number) {}
+
+  read(row: number, _out: Float32Array): Float32Array {
+    const chunk = this.chunks[Math.floor(row / CHUNK_ROWS)]!;
+    const at = (row % CHUNK_ROWS) * this.dim;
+    return chunk.subarray(at, at + this.dim);
+  }
+
+  append(vec: Float32Array): void {
+    const c = Math.floor(this.rows / CHUNK_ROWS);
+    if (c === this.chunks.length) this.chunks.push(new Float32Array(CHUNK_ROWS * this.dim));
+    this.chunks[c]!.set(vec, (this.rows % CHUNK_ROWS) * this.dim);
+    this.rows++;
+  }
+
+  /** Appends `count` rows stored one after the other in `floats`. */
+  appendMany(floats: Float32Array, count: number): void {
+    for (let i = 0; i < count; i++) this.append(floats.subarray(i * this.dim, (i + 1) * this.dim));
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.rows = 0;
+  }
+
+  close(): void {
+    this.clear();
+  }
+}
+
+const PENDING_ROWS = 1024;
+
+export class FileVectorStore implements VectorStore {
+  private base: { fd: number; offset: number; rows: number } | null = null;
+  private fd: number;
+  private flushed = 0;
+  private pending: Float32Array;
+  private pendingRows = 0;
+
+  constructor(
+    readonly dim: number,
+    private readonly file: string,
+  ) {
+    this.fd = openSync(file, 'w+');
+    this.pending = new Float32Array(PENDING_ROWS * dim);
+  }
+
+  get rows(): number {
+    return (this.base?.rows ?? 0) + this.flushed + this.pendingRows;
+  }
+
+  /** Starts from `rows` rows stored at `offset` in an open file (a snapshot), read in place; the store closes it. */
+  useBase(fd: number, offset: number, rows: number): void {
+    this.clear();
+    this.base = { fd, offset, rows };
+  }
+
+  read(row: number, out: Float32Array): Float32Array {
+    const bytes = this.dim * 4;
+    const baseRows = this.base?.rows ?? 0;
+    if (row < baseRows) {
+      readSync(this.base!.fd, out, 0, bytes, this.base!.offset + row * bytes);
+      return out;
+    }
+    const j = row - baseRows;
+    if (j >= this.flushed) {
+      const at = (j - this.flushed) * this.dim;
+      return this.pending.subarray(at, at + this.dim);
+    }
+    readSync(this.fd, out, 0, bytes, j * bytes);
+    return out;
+  }
+
+  append(vec: Float32Array): void {
+    this.pending.set(vec, this.pendingRows * this.dim);
+    if (++this.pendingRows === PENDING_ROWS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pendingRows === 0) return;
+    const bytes = this.pendingRows * this.dim * 4;
+    writeSync(this.fd, new Uint8Array(this.pending.buffer, 0, bytes), 0, bytes, this.flushed * this.dim * 4);
+    this.flushed += this.pendingRows;
+    this.pendingRows = 0;
+  }
+
+  clear(): void {
+    if (this.base) closeSync(this.base.fd);
+    this.base = null;
+    closeSync(this.fd);
+    this.fd = openSync(this.file, 'w+');
+    this.flushed = 0;
+    this.pendingRows = 0;
+  }
+
+  close(): void {
+    this.flush();
+    if (this.base) closeSync(this.base.fd);
+    this.base = null;
+    closeSync(this.fd);
+  }
+}

@@ -1,0 +1,326 @@
+// The SIMD WebAssembly kernels of the search index, assembled here byte by byte: no toolchain at build
+// time, nothing fetched at run time. The module imports its memory (shared between the threads that
+// scan) and is specialised for one padded dimension (a multiple of 32), so the loop over a row is
+// fully unrolled.
+//
+// The same code as WebAssembly text (kept in step with the encoder below, for review):
+//
+//   (module
+//     (import "env" "memory" (memory 1 65536 shared))
+//     ;; int8 rows (stride P bytes) against an int16 probe (2P bytes); approximate score
+//     ;; = dot * scale[row]; writes (row, score) to `out` for each row scoring >= thr; returns the count.
+//     ;; A tombstoned row (or a row past the end) has scale NaN, so it never passes. Four rows a turn.
+//     (func (export "scanI8") (param $q i32) (param $rows i32) (param $scales i32) (param $start i32)
+//           (param $end i32) (param $thr f32) (param $out i32) (result i32)
+//       (local $row i32) (local $p i32) (local $n i32) (local $v v128) (local $a0 v128) ... (local $a3 v128)
+//       (local $s v128) (local $qlo v128) (local $qhi v128) (local $thrv v128)
+//       row = start; p = rows + start * P; thrv = f32x4.splat thr
+//       block loop
+//         br_if 1 (row >= end)
+//         a0 = a1 = a2 = a3 = 0
+//         ;; for c in 0 .. P/16, unrolled: qlo = v128.load offset=32c (q); qhi = v128.load offset=32c+16 (q)
+//         ;;   for r in 0 .. 3: v = v128.load offset=rP+16c (p)
+//         ;;     ar += i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s v) qlo + i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s v) qhi
+//         ;; the four horizontal sums at once, with i8x16.shuffle and i32x4.add, into one i32x4
+//         s = f32x4.mul (f32x4.convert_i32x4_s sums) (v128.load (scales + 4 row))
+//         if (v128.any_true (f32x4.ge s thrv))
+//           for r in 0 .. 3: if (lane r of s >= thr) { i32.store (out + 8n) (row + r); f32.store (out + 8n + 4) (lane r); n++ }
+//         row += 4; p += 4P
+//       end end
+//       n)
+//     ;; float32 rows (stride P4 floats) against a float32 probe: writes every dot to `out`.
+//     (func (export "dotF32") (param $q i32) (param $rows i32) (param $start i32) (param $end i32) (param $out i32)
+//       ... the same loop with f32x4.mul / f32x4.add, two accumulators ...)
+//     ;; scanI8 over 4-bit codes (rows of P/2 bytes): per 32 dimensions, 16 bytes read as eight i16
+//     ;; lanes of four nibbles, nibble k of lane i being dimension 8k + i; nibble k as i16 is
+//     ;; i16x8.shr_s (i16x8.shl w (12 - 4k)) 12, then i32x4.dot_i16x8_s with probe dims 8k .. 8k+7.
+//     (func (export "scanI4") ... the signature of scanI8 ...))
+
+const I32 = 0x7f;
+const F32 = 0x7d;
+const V128 = 0x7b;
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+function section(id: number, body: number[]): number[] {
+  return [id, ...uleb(body.length), ...body];
+}
+
+function vec(items: number[][]): number[] {
+  return [...uleb(items.length), ...items.flat()];
+}
+
+function name(s: string): number[] {
+  const bytes = [...Buffer.from(s, 'utf8')];
+  return [...uleb(bytes.length), ...bytes];
+}
+
+// Opcodes.
+const op = {
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
+  void: 0x40,
+  localGet: (i: number) => [0x20, ...uleb(i)],
+  localSet: (i: number) => [0x21, ...uleb(i)],
+  localTee: (i: number) => [0x22, ...uleb(i)],
+  i32Const: (n: number) => [0x41, ...sleb(n)],
+  i32Load: (offset: number) => [0x28, 2, ...uleb(offset)],
+  f32Load: (offset: number) => [0x2a, 2, ...uleb(offset)],
+  i32Store: (offset: number) => [0x36, 2, ...uleb(offset)],
+  f32Store: (offset: number) => [0x38, 2, ...uleb(offset)],
+  i32GeU: 0x4f,
+  f32Ge: 0x60,
+  i32Add: 0x6a,
+  i32Mul: 0x6c,
+  i32Shl: 0x74,
+  f32Mul: 0x94,
+  f32ConvertI32S: 0xb2,
+  simd: (sub: number, ...imm: number[]) => [0xfd, ...uleb(sub), ...imm],
+};
+const v128Load = (offset: number) => op.simd(0x00, 4, ...uleb(offset));
+const i8x16Shuffle = (bytes: number[]) => op.simd(0x0d, ...bytes);
+const i16x8Shl = () => op.simd(0x8b);
+const i16x8ShrS = () => op.simd(0x8c);
+const f32x4Splat = () => op.simd(0x13);
+const f32x4Ge = () => op.simd(0x46);
+const v128AnyTrue = () => op.simd(0x53);
+const f32x4ConvertI32x4S = () => op.simd(0xfa);
+const v128Zero = () => op.simd(0x0c, ...new Array<number>(16).fill(0));
+const f32x4ExtractLane = (lane: number) => op.simd(0x1f, lane);
+const i16x8ExtendLowI8x16S = () => op.simd(0x87);
+const i16x8ExtendHighI8x16S = () => op.simd(0x88);
+const i32x4Add = () => op.simd(0xae);
+const i32x4DotI16x8S = () => op.simd(0xba);
+const f32x4Add = () => op.simd(0xe4);
+const f32x4Mul = () => op.simd(0xe6);
+
+function funcBody(locals: [number, number][], code: number[]): number[] {
+  const body = [...vec(locals.map(([count, type]) => [...uleb(count), type])), ...code, op.end];
+  return [...uleb(body.length), ...body];
+}
+
+/**
+ * scanI8(q, rows, scales, start, end, thr, out) -> count; see the text above. Four rows per turn:
+ * each probe chunk is loaded once for the four, and the four sums are reduced, scaled and
+ * compared together (one branch per four rows). `end - start` must be a multiple of 4.
+ */
+function scanBody(stride: number, nibbles: boolean): number[] {
+  const rowBytes = nibbles ? stride / 2 : stride;
+  const [q, rows, scales, start, end, thr, out] = [0, 1, 2, 3, 4, 5, 6];
+  const [row, p, n] = [7, 8, 9];
+  const [v, a0, a1, a2, a3, sv, qlo, qhi, thrv, qlo2, qhi2, w] = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
+  const acc = [a0, a1, a2, a3];
+  const code: number[] = [];
+  code.push(...op.localGet(start), ...op.localSet(row));
+  code.push(...op.localGet(rows), ...op.localGet(start), ...op.i32Const(rowBytes), op.i32Mul, op.i32Add, ...op.localSet(p));
+  code.push(...op.i32Const(0), ...op.localSet(n));
+  code.push(...op.localGet(thr), ...f32x4Splat(), ...op.localSet(thrv));
+  code.push(op.block, op.void, op.loop, op.void);
+  code.push(...op.localGet(row), ...op.localGet(end), op.i32GeU, op.brIf, 1);
+  for (const x of acc) code.push(...v128Zero(), ...op.localSet(x));
+  const dotInto = (x: number, qa: number, qb: number) => {
+    // x += dot(low half of v as i16, qa) + dot(high half, qb), v (i8x16) on the stack
+    code.push(
+      ...op.localTee(v),
+      ...i16x8ExtendLowI8x16S(),
+      ...op.localGet(qa),
+      ...i32x4DotI16x8S(),
+      ...op.localGet(x),
+      ...i32x4Add(),
+    );
+    code.push(
+      ...op.localGet(v),
+      ...i16x8ExtendHighI8x16S(),
+      ...op.localGet(qb),
+      ...i32x4DotI16x8S(),
+      ...i32x4Add(),
+      ...op.localSet(x),
+    );
+  };
+  if (!nibbles) {
+    for (let c = 0; c < stride / 16; c++) {
+      code.push(...op.localGet(q), ...v128Load(32 * c), ...op.localSet(qlo));
+      code.push(...op.localGet(q), ...v128Load(32 * c + 16), ...op.localSet(qhi));
+      acc.forEach((x, r) => {
+        code.push(...op.localGet(p), ...v128Load(r * rowBytes + 16 * c));
+        dotInto(x, qlo, qhi);
+      });
+    }
+  } else {
+    // 16 bytes hold 32 dimensions as eight 16-bit lanes of four nibbles: nibble k of lane i is
+    // dimension 8k + i. A lane shifted left by 12 - 4k then right (arithmetic) by 12 is that
+    // nibble, sign-extended, as i16: native 16-bit shifts (x64 has no 8-bit ones).
+    const qs = [qlo, qhi, qlo2, qhi2];
+    for (let c = 0; c < stride / 32; c++) {
+      qs.forEach((x, k) => code.push(...op.localGet(q), ...v128Load(64 * c + 16 * k), ...op.localSet(x)));
+      acc.forEach((x, r) => {
+        code.push(...op.localGet(p), ...v128Load(r * rowBytes + 16 * c), ...op.localSet(w));
+        for (let k = 0; k < 4; k++) {
+          code.push(...op.localGet(w));
+          if (k < 3) code.push(...op.i32Const(12 - 4 * k), ...i16x8Shl());
+          code.push(...op.i32Const(12), ...i16x8ShrS(), ...op.localGet(qs[k]!), ...i32x4DotI16x8S());
+          code.push(...op.localGet(x), ...i32x4Add(), ...op.localSet(x));
+        }
+      });
+    }
+  }
+  // [a0, a1, a2, a3] -> [sum a0, sum a1, sum a2, sum a3]
+  const lanes = (...l: number[]) => l.flatMap((x) => [4 * x, 4 * x + 1, 4 * x + 2, 4 * x + 3]);
+  code.push(...op.localGet(a0), ...op.localGet(a1), ...i8x16Shuffle(lanes(0, 1, 4, 5)));
+  code.push(...op.localGet(a0), ...op.localGet(a1), ...i8x16Shuffle(lanes(2, 3, 6, 7)), ...i32x4Add(), ...op.localSet(a0));
+  code.push(...op.localGet(a2), ...op.localGet(a3), ...i8x16Shuffle(lanes(0, 1, 4, 5)));
+  code.push(...op.localGet(a2), ...op.localGet(a3), ...i8x16Shuffle(lanes(2, 3, 6, 7)), ...i32x4Add(), ...op.localSet(a2));
+  code.push(...op.localGet(a0), ...op.localGet(a2), ...i8x16Shuffle(lanes(0, 2, 4, 6)));
+  code.push(...op.localGet(a0), ...op.localGet(a2), ...i8x16Shuffle(lanes(1, 3, 5, 7)), ...i32x4Add());
+  code.push(...f32x4ConvertI32x4S());
+  code.push(...op.localGet(scales), ...op.localGet(row), ...op.i32Const(2), op.i32Shl, op.i32Add, ...v128Load(0));
+  code.push(...f32x4Mul(), ...op.localTee(sv), ...op.localGet(thrv), ...f32x4Ge(), ...v128AnyTrue(), op.if, op.void);
+  for (let r = 0; r < 4; r++) {
+    code.push(...op.localGet(sv), ...f32x4ExtractLane(r), ...op.localGet(thr), op.f32Ge, op.if, op.void);
+    code.push(...op.localGet(out), ...op.localGet(n), ...op.i32Const(3), op.i32Shl, op.i32Add);
+    code.push(...op.localGet(row), ...op.i32Const(r), op.i32Add, ...op.i32Store(0));
+    code.push(...op.localGet(out), ...op.localGet(n), ...op.i32Const(3), op.i32Shl, op.i32Add);
+    code.push(...op.localGet(sv), ...f32x4ExtractLane(r), ...op.f32Store(4));
+    code.push(...op.localGet(n), ...op.i32Const(1), op.i32Add, ...op.localSet(n));
+    code.push(op.end);
+  }
+  code.push(op.end);
+  code.push(...op.localGet(row), ...op.i32Const(4), op.i32Add, ...op.localSet(row));
+  code.push(...op.localGet(p), ...op.i32Const(4 * rowBytes), op.i32Add, ...op.localSet(p));
+  code.push(op.br, 0, op.end, op.end);
+  code.push(...op.localGet(n));
+  return funcBody(
+    [
+      [3, I32],
+      [12, V128],
+    ],
+    code,
+  );
+}
+
+/** dotF32(q, rows, start, end, out): out[i - start] = dot(q, row i), rows of `stride` floats. */
+function dotF32Body(stride: number): number[] {
+  const [q, rows, start, end, out] = [0, 1, 2, 3, 4];
+  const [row, p, o, a, b] = [5, 6, 7, 8, 9];
+  const bytes = stride * 4;
+  const code: number[] = [];
+  code.push(...op.localGet(start), ...op.localSet(row));
+  code.push(...op.localGet(rows), ...op.localGet(start), ...op.i32Const(bytes), op.i32Mul, op.i32Add, ...op.localSet(p));
+  code.push(...op.localGet(out), ...op.localSet(o));
+  code.push(op.block, op.void, op.loop, op.void);
+  code.push(...op.localGet(row), ...op.localGet(end), op.i32GeU, op.brIf, 1);
+  code.push(...v128Zero(), ...op.localSet(a), ...v128Zero(), ...op.localSet(b));
+  for (let c = 0; c < stride / 4; c++) {
+    const acc = c % 2 === 0 ? a : b;
+    code.push(...op.localGet(acc), ...op.localGet(p), ...v128Load(16 * c), ...op.localGet(q), ...v128Load(16 * c));
+    code.push(...f32x4Mul(), ...f32x4Add(), ...op.localSet(acc));
+  }
+  code.push(...op.localGet(o), ...op.localGet(a), ...op.localGet(b), ...f32x4Add(), ...op.localTee(a), ...f32x4ExtractLane(0));
+  for (let lane = 1; lane < 4; lane++) code.push(...op.localGet(a), ...f32x4ExtractLane(lane), 0x92 /* f32.add */);
+  code.push(...op.f32Store(0));
+  code.push(...op.localGet(row), ...op.i32Const(1), op.i32Add, ...op.localSet(row));
+  code.push(...op.localGet(p), ...op.i32Const(bytes), op.i32Add, ...op.localSet(p));
+  code.push(...op.localGet(o), ...op.i32Const(4), op.i32Add, ...op.localSet(o));
+  code.push(op.br, 0, op.end, op.end);
+  return funcBody(
+    [
+      [3, I32],
+      [2, V128],
+    ],
+    code,
+  );
+}
+
+/**
+ * The module's bytes for int8 rows of `strideI8` bytes (a multiple of 16) and float32 rows of
+ * `strideF32` floats (a multiple of 4).
+ */
+export function kernelModuleBytes(strideI8: number, strideF32: number): Uint8Array {
+  if (strideI8 % 32 !== 0 || strideF32 % 4 !== 0) throw new Error('int8 stride: a multiple of 32; float32: of 4');
+  const types = section(1, [
+    ...uleb(2),
+    ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [F32], [I32]]), ...vec([[I32]])],
+    ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
+  ]);
+  // (import "env" "memory" (memory 1 65536 shared)): limits flag 3 = shared with a maximum.
+  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
+  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0)]));
+  const exports = section(
+    7,
+    vec([
+      [...name('scanI8'), 0x00, ...uleb(0)],
+      [...name('dotF32'), 0x00, ...uleb(1)],
+      [...name('scanI4'), 0x00, ...uleb(2)],
+    ]),
+  );
+  const code = section(10, [...uleb(3), ...scanBody(strideI8, false), ...dotF32Body(strideF32), ...scanBody(strideI8, true)]);
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code]);
+}
+
+export interface Kernel {
+  scanI8(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
+  /** The same over 4-bit codes (rows of strideI8 / 2 bytes), for a coarse first pass. */
+  scanI4(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
+  dotF32(q: number, rows: number, start: number, end: number, out: number): void;
+}
+
+/** The parts of the WebAssembly JS API used here (the project's `lib` has no DOM types). */
+export interface WasmMemory {
+  readonly buffer: SharedArrayBuffer;
+  grow(pages: number): number;
+}
+export type WasmModule = { readonly __wasmModule: unique symbol };
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => { exports: unknown };
+  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
+}
+export const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+const compiled = new Map<string, WasmModule>();
+
+/** A compiled kernel module, cached per strides (compiling is synchronous and takes about a millisecond). */
+export function kernelModule(strideI8: number, strideF32: number): WasmModule {
+  const key = `${strideI8}/${strideF32}`;
+  let mod = compiled.get(key);
+  if (!mod) {
+    mod = new wasm.Module(kernelModuleBytes(strideI8, strideF32));
+    compiled.set(key, mod);
+  }
+  return mod;
+}
+
+export function instantiateKernel(mod: WasmModule, memory: WasmMemory): Kernel {
+  const instance = new wasm.Instance(mod, { env: { memory } });
+  return instance.exports as Kernel;
+}
+
+/** Pages of 64 KiB; the most a 32-bit memory can address. */
+export const WASM_PAGE = 65536;
+export const WASM_MAX_PAGES = 65536;
