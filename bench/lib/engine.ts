@@ -1,20 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { MATCHING_ANALYSIS } from '../../server/engines/face/analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../../server/engines/face/face-engine.js';
 import type { AnalyzeOptions, FrameAnalysis } from '../../server/engines/face/types.js';
 
-export const ANALYZE_FOR_EVAL: AnalyzeOptions = {
-  embedding: true,
-  ageGender: false,
-  emotion: false,
-  presentation: false,
-  traits: false,
-  thumbnailWidth: 0,
-  portrait: false,
-  scaleH: 0,
-  frameJpeg: false,
-  clahe: { enabled: true, minClip: 4, maxClip: 10 },
-  majorPolicy: 'largest',
-};
+export const ANALYZE_FOR_EVAL: AnalyzeOptions = { ...MATCHING_ANALYSIS, majorPolicy: 'largest' };
 
 export function startEngine(): FaceEngine {
   return FaceEngine.start({ modelsDir: defaultModelsDir(), maxQueue: 10_000, taskTimeoutMs: 120_000 });

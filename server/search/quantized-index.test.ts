@@ -6,17 +6,7 @@ import { dot, normalize } from '../matching/similarity.js';
 import { EmbeddingIndex } from './embedding-index.js';
 import { QuantizedEmbeddingIndex } from './quantized-index.js';
 import { kernelModule, instantiateKernel, wasm } from './wasm-kernel.js';
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as rng } from '../../test/random.js';
 
 function gaussian(r: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());

@@ -14,6 +14,7 @@ import { DNI_2012_BACK, DNI_2012_BACK_FINGERPRINT, DNI_2012_FRONT } from '../../
 import { applyHomography, homographyFrom, warpPerspective } from '../../server/imaging/homography.js';
 import { type DniPerson, back2009Payload, frontPayload } from './dni-person.js';
 import { buildTd1 } from './td1-builder.js';
+import { seededRandom as rng } from '../random.js';
 
 // From the package root, so the generator also runs compiled (npm run eval:dni).
 export const OCRB_FONT_FILE = path.join(packageRoot(), 'test', 'dni', 'fonts', 'OCRB.otf');
@@ -364,18 +365,6 @@ export function mapBox(box: Box, map: PointMap, width: number, height: number): 
   const x1 = Math.min(width, Math.ceil(Math.max(...pts.map((p) => p[0]))));
   const y1 = Math.min(height, Math.ceil(Math.max(...pts.map((p) => p[1]))));
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
-}
-
-/** Deterministic PRNG (mulberry32), so degraded images are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface DegradedCard {

@@ -2,15 +2,16 @@ import sharp from 'sharp';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
 import { CANONICAL_WIDTH } from '../../engines/document/card/locate-card.js';
 import { DNI_2012_BACK_FINGERPRINT } from '../../engines/document/layout/dni-layout.js';
-import { CardDecodeError, type DocumentEngine } from '../../engines/document/document-engine.js';
+import type { DocumentEngine } from '../../engines/document/document-engine.js';
 import type { Td1Result } from '../../engines/document/mrz/td1-parser.js';
 import type { DniPayload, UnrecognisedPayload } from '../../engines/document/pdf417/dni-payload.js';
 import type { SideReading } from '../../engines/document/read-card-side.js';
-import { FrameDecodeError, type FaceEngine } from '../../engines/face/face-engine.js';
+import { MATCHING_ANALYSIS } from '../../engines/face/analyze-options.js';
+import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { AnalyzeOptions } from '../../engines/face/types.js';
-import { EngineBusyError } from '../../engines/worker-pool.js';
 import { ApiError } from '../../http/api-error.js';
 import type { OperationHandlers } from '../../http/operation-route.js';
+import { engineError } from '../engine-errors.js';
 import { confidenceOf, falseAcceptProbability, thresholdForFmr } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
 import { selectFrames } from '../face/frame-selection.js';
@@ -22,19 +23,7 @@ import { documentInfoOf, mrzResultOf, pdf417ResultOf, sideOf } from './dni-resul
 export const MIN_CARD_SHARPNESS = 2e-4;
 export const MAX_CARD_GLARE = 0.12;
 
-const PORTRAIT: AnalyzeOptions = {
-  embedding: true,
-  ageGender: false,
-  emotion: false,
-  presentation: false,
-  traits: false,
-  thumbnailWidth: 0,
-  portrait: true,
-  scaleH: 0,
-  frameJpeg: false,
-  clahe: { enabled: true, minClip: 4, maxClip: 10 },
-  majorPolicy: 'largest',
-};
+const PORTRAIT: AnalyzeOptions = { ...MATCHING_ANALYSIS, portrait: true, majorPolicy: 'largest' };
 
 interface Sides {
   front: SideReading | null;
@@ -260,12 +249,4 @@ async function fingerprintOf(back: SideReading): Promise<string> {
     .jpeg({ quality: 90 })
     .toBuffer();
   return crop.toString('base64');
-}
-
-function engineError(error: unknown): unknown {
-  if (error instanceof CardDecodeError || error instanceof FrameDecodeError)
-    return new ApiError('BAD_REQUEST', `Template inválido: ${error.message}`);
-  if (error instanceof EngineBusyError)
-    return new ApiError('UNAVAILABLE', `Estación ocupada: ${error.message}.`, { 'Retry-After': '2' });
-  return error;
 }

@@ -3,11 +3,12 @@ import type { ExtractParameters, extractFaceResponseSchema } from '../../../comm
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
 import { sniffImage } from '../../../common/uitemplate/index.js';
 import { assessQuality } from '../../engines/face/analysis/quality.js';
-import { FrameDecodeError, type FaceEngine } from '../../engines/face/face-engine.js';
+import { MATCHING_ANALYSIS } from '../../engines/face/analyze-options.js';
+import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { AnalyzeOptions, FrameAnalysis } from '../../engines/face/types.js';
-import { EngineBusyError } from '../../engines/worker-pool.js';
 import { ApiError } from '../../http/api-error.js';
 import type { OperationHandlers } from '../../http/operation-route.js';
+import { engineError } from '../engine-errors.js';
 import {
   confidenceOf,
   falseAcceptProbability,
@@ -38,18 +39,7 @@ export interface FaceMatchingPolicy {
   spoofThreshold: number;
 }
 
-const BASE: AnalyzeOptions = {
-  embedding: true,
-  ageGender: false,
-  emotion: false,
-  presentation: false,
-  traits: false,
-  thumbnailWidth: 0,
-  portrait: false,
-  scaleH: 0,
-  frameJpeg: false,
-  clahe: { enabled: true, minClip: 4, maxClip: 10 },
-};
+const BASE = MATCHING_ANALYSIS;
 
 type ExtractData = Omit<z.infer<typeof extractFaceResponseSchema>, 'txId'>;
 
@@ -314,18 +304,6 @@ function decodePhoto(text: string): Uint8Array {
   const sniffed = sniffImage(bytes);
   if ('error' in sniffed) throw new ApiError('BAD_REQUEST', `Solicitud inválida: campo 'image': ${sniffed.error}.`);
   return bytes;
-}
-
-function engineError(error: unknown, field?: string): unknown {
-  if (error instanceof FrameDecodeError) {
-    return new ApiError(
-      'BAD_REQUEST',
-      field ? `Solicitud inválida: campo '${field}': ${error.message}.` : `Template inválido: ${error.message}`,
-    );
-  }
-  if (error instanceof EngineBusyError)
-    return new ApiError('UNAVAILABLE', `Estación ocupada: ${error.message}.`, { 'Retry-After': '2' });
-  return error;
 }
 
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
