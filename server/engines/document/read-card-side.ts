@@ -150,6 +150,13 @@ export class CardSideReader {
         pdf417?.payload.layout !== 'back-2009'
       ) {
         printed = { side: 'front', fields: await this.text.read(card, DNI_2012_FRONT.fields, FRONT_WHITELISTS) };
+      } else if (pdf417?.payload.layout === 'front-2012') {
+        // The 2012+ barcode has no expiry date: read the printed one (the MRZ, if captured, confirms it).
+        const { expirationDate } = DNI_2012_FRONT.fields;
+        printed = {
+          side: 'front',
+          fields: await this.text.read(card, { expirationDate }, { expirationDate: FRONT_WHITELISTS.expirationDate }),
+        };
       }
       await backText?.catch(() => undefined); // never leave a read running into the next request
       lap('ocr');
