@@ -143,6 +143,21 @@ describe('extraer-datos-dni-UI', () => {
     expect(data.status).toBe('NEITHER_MRZ_NOR_PDF417_DETECTED');
     expect(['RESCAN_BACK', 'RESCAN']).toContain(data.suggestedAction);
     expect(data.documentInfo!.documentNumber).toBeNull();
+    expect(data.motivo).toMatch(/el dorso: está borrosa/);
+  });
+
+  it('asks to straighten a card photographed too tilted, naming the side', async () => {
+    const person = PEOPLE.ordinary!;
+    const tilted = await degrade(await renderBack2012(person), { rotate: 30, background: '#404040' });
+    const data = await extract(await documentTemplate((await renderFront2012(person)).image, tilted.image), {
+      extractFace: false,
+    });
+    // The front still reads; the back's MRZ cannot: the card's data come from the barcode and the back is asked for again.
+    expect(data).toMatchObject({ pdf417Detected: true, mrzDetected: false, status: 'OK', suggestedAction: 'RESCAN_BACK' });
+    expect(data.motivo).toMatch(/el dorso no se pudo leer \(no se encontraron los bordes/);
+    const frontOnly = await extract(await documentTemplate(null, tilted.image), { extractFace: false });
+    expect(frontOnly).toMatchObject({ status: 'NEITHER_MRZ_NOR_PDF417_DETECTED', suggestedAction: 'RESCAN_BACK' });
+    expect(frontOnly.motivo).toMatch(/bordes de la tarjeta/);
   });
 });
 

@@ -49,6 +49,14 @@ async function readSides(
   return sides;
 }
 
+/** What the operator should fix on a side from which nothing could be read. */
+function whyUnreadable(side: SideReading): string {
+  if (side.quality.glare > MAX_CARD_GLARE) return 'tiene reflejos; inclínela apenas o aleje la luz';
+  if (side.quality.sharpness < MIN_CARD_SHARPNESS) return 'está borrosa; sosténgala quieta y enfocada';
+  if (side.card.method === 'frame') return 'no se encontraron los bordes de la tarjeta; póngala derecha dentro de la guía';
+  return 'no tiene un código legible; acérquela a la cámara';
+}
+
 const blurredOrGlared = (s: SideReading | null) =>
   s !== null && (s.quality.sharpness < MIN_CARD_SHARPNESS || s.quality.glare > MAX_CARD_GLARE);
 
@@ -124,6 +132,7 @@ export function documentOperations(deps: {
           info,
           portraitFound: portrait !== null,
           wantFace: p.extractFace && face !== null,
+          wantMrz: p.extractMRZ,
         }),
       };
       if (p.useCache) cache.set(key, result);
@@ -177,22 +186,18 @@ function decide(r: {
   info: ReturnType<typeof documentInfoOf>;
   portraitFound: boolean;
   wantFace: boolean;
+  wantMrz: boolean;
 }): Decision {
   const { front, back, payload, mrz, info } = r;
   const rescanOf = (side: 'front' | 'back') => (side === 'front' ? 'RESCAN_FRONT' : 'RESCAN_BACK');
   if (!payload && !mrz) {
-    const blurred = (['front', 'back'] as const).filter((s) => blurredOrGlared(r[s]));
-    if (blurred.length) {
-      return {
-        status: 'NEITHER_MRZ_NOR_PDF417_DETECTED',
-        suggestedAction: blurred.length === 2 ? 'RESCAN' : rescanOf(blurred[0]!),
-        motivo: `imagen borrosa o con reflejos en ${blurred.map((s) => (s === 'front' ? 'el frente' : 'el dorso')).join(' y ')}: vuelva a capturarla sin reflejos y enfocada`,
-      };
-    }
+    const given = (['front', 'back'] as const).filter((side) => r[side]);
+    const reasons = given.map((side) => `${side === 'front' ? 'el frente' : 'el dorso'}: ${whyUnreadable(r[side]!)}`);
+    if (!back) reasons.push('falta el dorso: captúrelo también');
     return {
       status: 'NEITHER_MRZ_NOR_PDF417_DETECTED',
-      suggestedAction: back ? 'RESCAN' : 'RESCAN_BACK',
-      motivo: back ? 'no se leyó ni el código PDF417 ni la MRZ' : 'no se leyó el código del frente; capture también el dorso',
+      suggestedAction: given.length === 2 ? 'RESCAN' : !back ? 'RESCAN_BACK' : rescanOf(given[0]!),
+      motivo: `no se leyó ni el código PDF417 ni la MRZ (${reasons.join('; ')})`,
     };
   }
   if (payload && payload.layout === null && !mrz) {
@@ -231,6 +236,13 @@ function decide(r: {
   }
   if (r.wantFace && front && !r.portraitFound && info.documentVersion === 'ARGENTINA_ID_V2') {
     return { status: 'FRONT_FACE_NOT_FOUND', suggestedAction: 'RESCAN_FRONT', motivo: 'no se encontró la foto en el frente' };
+  }
+  if (back && !mrz && r.wantMrz && info.documentVersion === 'ARGENTINA_ID_V2') {
+    return {
+      status: 'OK',
+      suggestedAction: 'RESCAN_BACK',
+      motivo: `los datos salen solo del código del frente; el dorso no se pudo leer (${whyUnreadable(back)})`,
+    };
   }
   return { status: 'OK', suggestedAction: 'NONE' };
 }
