@@ -59,6 +59,7 @@ describe('extraer-datos-dni-UI', () => {
     expect(info.fields.documentNumber).toMatchObject({ source: 'MRZ', valid: true, agreement: 'AGREE' });
     expect(info.fields.surname).toMatchObject({ source: 'PDF417', valid: true, agreement: 'AGREE' });
     expect(info.cuilNumber).toMatch(/^27-30111222-\d$/);
+    expect(info.fields.cuilNumber).toMatchObject({ source: 'PDF417', valid: true, agreement: 'AGREE' });
     expect(info.face).toBeTruthy();
     expect(data.frontImage).toBeTruthy();
     expect(data.mrz!.valid).toBe(true);
@@ -86,6 +87,9 @@ describe('extraer-datos-dni-UI', () => {
     expect(info.documentNumber).toBe(person.documentNumber);
     expect(info.fields.documentNumber).toMatchObject({ source: 'MRZ', valid: true });
     expect(info.fields.issuingDate!.source).toBe('OCR');
+    // The printed CUIL verifies itself (mod-11 check digit, and the DNI the MRZ vouches for).
+    expect(info.cuilNumber).toMatch(/^27-30111222-\d$/);
+    expect(info.fields.cuilNumber).toMatchObject({ source: 'OCR', valid: true });
     expect(info.issuingDate).toEqual(person.issueDate);
     for (const [name, detail] of Object.entries(info.fields)) {
       const value = info[name as keyof typeof info];

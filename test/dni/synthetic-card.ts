@@ -10,6 +10,7 @@ import { packageRoot } from '../../server/version.js';
 import bwipjs from 'bwip-js';
 import sharp, { type OverlayOptions } from 'sharp';
 import { formatDmy } from '../../server/engines/document/dates.js';
+import { cuilCheckDigit, formatCuil } from '../../server/engines/document/pdf417/cuil.js';
 import { DNI_2012_BACK, DNI_2012_BACK_FINGERPRINT, DNI_2012_FRONT } from '../../server/engines/document/layout/dni-layout.js';
 import { applyHomography, homographyFrom, warpPerspective } from '../../server/imaging/homography.js';
 import { type DniPerson, back2009Payload, frontPayload } from './dni-person.js';
@@ -235,7 +236,7 @@ export async function renderBack2012(person: DniPerson, options: RenderOptions =
   await c.text(person.address, b.address.x, b.address.y, 5);
   await c.text(`LUGAR DE NACIMIENTO: ${PLACE_OF_BIRTH}`, b.placeOfBirth.x, b.placeOfBirth.y, 4.5, '#4a5a70');
   await c.text(
-    `CUIL: ${person.cuilPrefix ?? '--'}-${person.documentNumber.padStart(8, '0')}`,
+    `CUIL: ${person.cuilPrefix ? formatCuil(person.cuilPrefix, person.documentNumber, cuilCheckDigit(person.cuilPrefix, person.documentNumber) ?? 0) : '--'}`,
     b.cuil.x,
     b.cuil.y,
     4.5,

@@ -1,5 +1,6 @@
 import type { DocumentInfo, MrzResult, Pdf417Result } from '../../../common/api/document-schemas.js';
 import { isRealDate, type DateParts } from '../../engines/document/dates.js';
+import { cuilCheckDigit, formatCuil } from '../../engines/document/pdf417/cuil.js';
 import type { PrintedField } from '../../engines/document/ocr/read-printed-fields.js';
 import { mrzNamesEquivalent } from '../../engines/document/mrz/transliterate.js';
 import type { Td1Result } from '../../engines/document/mrz/td1-parser.js';
@@ -75,6 +76,22 @@ export function pick<T>(
 
 const mrzDigits = (s: string) => s.replace(/</g, '');
 
+/**
+ * The CUIL printed on the back. Unlike other printed text it verifies itself: its mod-11 check digit
+ * must hold and its DNI must be the document's (validated) number.
+ */
+function cuilFromBack(backText: Record<string, PrintedField> | null, documentNumber: string | null): Candidate<string> {
+  const m = /(\d{2})-?(\d{7,8})-?(\d)/.exec((backText?.cuil?.text ?? '').replace(/\s/g, ''));
+  if (!m) return { value: null, valid: false, source: 'OCR' };
+  const [, prefix, dni, digit] = m as unknown as [string, string, string, string];
+  const value = formatCuil(prefix, dni, digit);
+  const checks =
+    cuilCheckDigit(prefix, dni) === Number(digit) &&
+    documentNumber !== null &&
+    dni.padStart(8, '0') === documentNumber.padStart(8, '0');
+  return { value, valid: checks, plausible: true, source: 'OCR' };
+}
+
 /** OCR'd front fields as the lowest-trust candidates, each validated by what its kind must look like. */
 function ocrCandidates(printed: Record<string, PrintedField> | null) {
   const text = (name: string) => printed?.[name]?.text ?? null;
@@ -116,6 +133,7 @@ export function documentInfoOf(
   payload: DniPayload | null,
   mrz: Td1Result | null,
   printed: Record<string, PrintedField> | null = null,
+  backText: Record<string, PrintedField> | null = null,
 ): Omit<DocumentInfo, 'face' | 'address' | 'addressConfidence' | 'placeOfBirth' | 'fingerPrint'> {
   const O = ocrCandidates(printed);
   const f = payload?.fields;
@@ -185,7 +203,7 @@ export function documentInfoOf(
     pick([M(mrz?.issuingState || null, mrzOk), { value: payload ? 'ARG' : null, valid: payload !== null, source: 'PDF417' }]),
   );
   const cuil = f?.cuil;
-  const cuilNumber = take('cuilNumber', pick([P(cuil)]));
+  const cuilNumber = take('cuilNumber', pick([P(cuil), cuilFromBack(backText, documentNumber)]));
   const version = payload?.layout === 'back-2009' ? 'ARGENTINA_ID_V1' : payload || mrz ? 'ARGENTINA_ID_V2' : null;
   return {
     surname: surname ?? mrzSurname,

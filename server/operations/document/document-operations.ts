@@ -89,8 +89,8 @@ export function documentOperations(deps: {
       const payload = payloadSide?.pdf417?.payload ?? null;
       const mrz = (back ?? front)?.mrz?.parsed ?? null;
       const dniPayload = payload && payload.layout !== null ? payload : null;
-      const info = documentInfoOf(dniPayload, mrz, front?.printed?.side === 'front' ? front.printed.fields : null);
       const backText = back?.printed?.side === 'back' ? back.printed.fields : null;
+      const info = documentInfoOf(dniPayload, mrz, front?.printed?.side === 'front' ? front.printed.fields : null, backText);
       const portrait = p.extractFace && front ? await portraitOf(front) : null;
       const quality = Object.fromEntries(
         Object.entries({ front, back })
