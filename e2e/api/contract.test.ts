@@ -64,7 +64,7 @@ describe('every path of the contract', () => {
 
   it('refuses each path without the right credentials: 401 without a valid token, 403 without the scope', async () => {
     const revoked = t.token(['admin']);
-    t.station.tokens.revoke(revoked.split('_')[1]!);
+    t.station.tokens.revoke(revoked.slice(4, 16)); // enr_<id:12>_<secret>
     for (const op of Object.values(OPERATIONS)) {
       const body = validBody(op.id);
       for (const token of [null, 'garbage', `enr_${'A'.repeat(12)}_${'B'.repeat(43)}`, revoked]) {

@@ -21,7 +21,7 @@ export class TokenService {
   constructor(private readonly store: StationStore) {}
 
   create(name: string, scopes: readonly Scope[]): { token: string; info: TokenInfo } {
-    const id = randomBytes(9).toString('base64url');
+    const id = alphanumericId(12);
     const secret = randomBytes(32).toString('base64url');
     const record: TokenRecord = {
       id,
@@ -72,6 +72,19 @@ export class TokenService {
     this.lastTouched.set(id, now);
     this.store.touchToken(id, new Date(now).toISOString());
   }
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Ids are letters and digits only: one starting with '-' would read as an option on the command line. */
+function alphanumericId(length: number): string {
+  let id = '';
+  while (id.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && id.length < length) id += ALPHANUMERIC[byte % 62]; // 248 = 4 x 62: no modulo bias
+    }
+  }
+  return id;
 }
 
 function hashSecret(secret: string): Buffer {
