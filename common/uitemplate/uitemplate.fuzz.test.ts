@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fakeJpeg, fakePng } from '../../test/images.js';
 import { decodeBase64url, encodeBase64url } from './base64url.js';
 import { decodeTemplate, encodeTemplate, TemplateError } from './index.js';
@@ -19,13 +19,18 @@ async function outcome(input: unknown): Promise<'ok' | 'refused'> {
 
 const device = { kind: 'file' as const };
 
+let cases = 0;
+/** Counts the generated cases, so the run reports how many it tried. */
+const runs = (n: number): number => ((cases += n), n);
+afterAll(() => console.info(`fuzzing, UITemplate decoder: ${cases} cases`));
+
 describe('UITemplate decoder under fuzzing', () => {
   it('refuses arbitrary strings and values cleanly', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string(), fc.base64String(), fc.anything()), async (input) => {
         await outcome(input);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -34,7 +39,7 @@ describe('UITemplate decoder under fuzzing', () => {
       fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) => {
         expect(await outcome(encodeBase64url(bytes))).toBe('refused');
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -63,7 +68,7 @@ describe('UITemplate decoder under fuzzing', () => {
         const unchanged = bytes.length === base.length && bytes.every((b, i) => b === base[i]);
         expect(await outcome(encodeBase64url(bytes))).toBe(unchanged ? 'ok' : 'refused');
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -85,7 +90,7 @@ describe('UITemplate decoder under fuzzing', () => {
         expect(decoded.frames.map((f) => [f.width, f.height])).toEqual(frames.map((f) => [f.w, f.h]));
         expect(decoded.device.label).toBe(label);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

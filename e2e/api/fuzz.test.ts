@@ -33,6 +33,11 @@ function expectWellFormed(status: number, text: string): void {
   if (status !== 200) expect(body.data).toBeNull();
 }
 
+let cases = 0;
+/** Counts the generated cases, so the run reports how many it tried. */
+const runs = (n: number): number => ((cases += n), n);
+afterAll(() => console.info(`fuzzing, endpoints: ${cases} cases`));
+
 describe('endpoints under fuzzing', () => {
   it('answer arbitrary JSON values with an envelope and a 4xx', async () => {
     await fc.assert(
@@ -40,7 +45,7 @@ describe('endpoints under fuzzing', () => {
         const res = await t.post(path, JSON.stringify(value), token);
         expectWellFormed(res.status, res.text);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -76,7 +81,7 @@ describe('endpoints under fuzzing', () => {
         const res = await t.post(path, JSON.stringify(value), token);
         expectWellFormed(res.status, res.text);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -101,7 +106,7 @@ describe('endpoints under fuzzing', () => {
           expectWellFormed(res.status, res.text);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
     const rss = process.memoryUsage().rss / 2 ** 20;
     expect(rss).toBeLessThan(2048);

@@ -1,7 +1,32 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { packageRoot } from '../version.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A frame of a template that the engine's decoder could not read: the template is invalid. */
+export class FrameDecodeError extends Error {
+  override name = 'FrameDecodeError';
+  constructor(
+    readonly frameIndex: number,
+    reason: string,
+  ) {
+    super(`imagen ${frameIndex + 1}: ${reason}`);
+  }
+}
+
+/**
+ * A worker's script: compiled JavaScript beside the engine module, or the copy in dist/ when the
+ * engine itself runs from TypeScript sources (tests), since a Worker cannot load .ts.
+ */
+export function workerScript(engineModuleUrl: string, name: string): string {
+  const here = fileURLToPath(engineModuleUrl);
+  if (here.endsWith('.js')) return path.join(path.dirname(here), 'worker', `${name}.js`);
+  const relative = path.relative(packageRoot(), path.dirname(here));
+  return path.join(packageRoot(), 'dist', relative, 'worker', `${name}.js`);
+}
 
 export class EngineBusyError extends Error {
   override name = 'EngineBusyError';

@@ -1,6 +1,4 @@
-import { CardDecodeError } from '../engines/document/document-engine.js';
-import { FrameDecodeError } from '../engines/face/face-engine.js';
-import { EngineBusyError } from '../engines/worker-pool.js';
+import { EngineBusyError, FrameDecodeError } from '../engines/worker-pool.js';
 import { ApiError } from '../http/api-error.js';
 
 /**
@@ -8,7 +6,7 @@ import { ApiError } from '../http/api-error.js';
  * template (or an invalid field), a full queue is 503 with Retry-After; anything else stays a 500.
  */
 export function engineError(error: unknown, field?: string): unknown {
-  if (error instanceof FrameDecodeError || error instanceof CardDecodeError) {
+  if (error instanceof FrameDecodeError) {
     return new ApiError(
       'BAD_REQUEST',
       field ? `Solicitud inválida: campo '${field}': ${error.message}.` : `Template inválido: ${error.message}`,

@@ -7,8 +7,8 @@ export interface SearchHit {
 }
 
 /**
- * The gallery's embeddings in memory, kept in step with the store: loaded at start, updated
- * after each durable enroll or delete. Exact search over every sample, best sample per person.
+ * Exact search over every sample, best sample per person, in plain JavaScript: the reference the
+ * station's `QuantizedEmbeddingIndex` is tested and benchmarked against (same API, same scores).
  */
 export class EmbeddingIndex {
   private readonly persons = new Map<string, Float32Array[]>();

@@ -29,6 +29,23 @@ export function cuilField(p: DniPerson): string | undefined {
   return p.cuilPrefix + String(d);
 }
 
+/** The fields a parsed payload of this layout must give back for this person (the payload's truth). */
+export function payloadFieldsOf(p: DniPerson, layout: 'front-2012' | 'back-2009'): Record<string, unknown> {
+  const common = {
+    tramite: p.tramite,
+    surname: p.surname,
+    givenNames: p.givenNames,
+    sex: p.sex,
+    documentNumber: p.documentNumber,
+    ejemplar: p.ejemplar,
+    birthDate: p.birthDate,
+    issueDate: p.issueDate,
+  };
+  return layout === 'front-2012'
+    ? common
+    : { ...common, nationality: p.nationality, officeCode: p.officeCode, expiryDate: p.expiryDate };
+}
+
 /** The 2012+ front layout: trámite@apellido@nombre@sexo@DNI@ejemplar@nacimiento@emisión[@CUIL]. */
 export function frontPayload(p: DniPerson): string {
   const fields = [

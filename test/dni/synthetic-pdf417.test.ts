@@ -1,26 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decodePdf417 } from '../../server/engines/document/pdf417/decode-pdf417.js';
 import { parseDniPayload } from '../../server/engines/document/pdf417/dni-payload.js';
-import { type DniPerson, PEOPLE } from './dni-person.js';
+import { type DniPerson, PEOPLE, payloadFieldsOf } from './dni-person.js';
 import { DEGRADATIONS, degrade, type RenderedCard, renderBack2009, renderFront2012 } from './synthetic-card.js';
 
 const TODAY = new Date(2025, 5, 1);
 
-function expected(p: DniPerson, side: string): Record<string, unknown> {
-  const common = {
-    tramite: p.tramite,
-    surname: p.surname,
-    givenNames: p.givenNames,
-    sex: p.sex,
-    documentNumber: p.documentNumber,
-    ejemplar: p.ejemplar,
-    birthDate: p.birthDate,
-    issueDate: p.issueDate,
-  };
-  return side === 'front-2012'
-    ? common
-    : { ...common, nationality: p.nationality, officeCode: p.officeCode, expiryDate: p.expiryDate };
-}
+const expected = (p: DniPerson, side: string) => payloadFieldsOf(p, side === 'front-2012' ? 'front-2012' : 'back-2009');
 
 describe('synthetic cards: render -> PDF417 decode -> parse == ground truth', () => {
   it('reads every field of both layouts, clean and degraded', async () => {

@@ -1,25 +1,6 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../../version.js';
-import { EngineFailedError, WorkerPool, type PoolState } from '../worker-pool.js';
+import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
 import type { SideOptions, SideReading } from './read-card-side.js';
 import type { DocumentRequest, DocumentResponse } from './worker/document-types.js';
-
-export class CardDecodeError extends Error {
-  override name = 'CardDecodeError';
-  constructor(
-    readonly frameIndex: number,
-    reason: string,
-  ) {
-    super(`imagen ${frameIndex + 1}: ${reason}`);
-  }
-}
-
-function workerScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return path.join(path.dirname(here), 'worker', 'document-worker.js');
-  return path.join(packageRoot(), 'dist', 'server', 'engines', 'document', 'worker', 'document-worker.js');
-}
 
 /**
  * The document engine as the HTTP layer sees it: one worker thread (its tesseract workers and
@@ -35,7 +16,7 @@ export class DocumentEngine {
   }): DocumentEngine {
     return new DocumentEngine(
       new WorkerPool<DocumentRequest, DocumentResponse>({
-        script: workerScript(),
+        script: workerScript(import.meta.url, 'document-worker'),
         workerData: { modelsDir: options.modelsDir },
         size: 1,
         maxQueue: options.maxQueue ?? 16,
@@ -57,7 +38,7 @@ export class DocumentEngine {
     const copy = new Uint8Array(image);
     const response = await this.pool.run({ type: 'readSide', image: copy, options }, [copy.buffer]);
     if (response.ok) return response.result;
-    if (response.kind === 'image') throw new CardDecodeError(frameIndex, response.error);
+    if (response.kind === 'image') throw new FrameDecodeError(frameIndex, response.error);
     throw new EngineFailedError(response.error);
   }
 

@@ -1,4 +1,5 @@
-import sharp, { type OutputInfo } from 'sharp';
+import sharp from 'sharp';
+import { decodeRgb } from '../../imaging/decode-image.js';
 import { CANONICAL_HEIGHT, CANONICAL_WIDTH, captureQuality, locateCard, type CaptureQuality } from './card/locate-card.js';
 import { DNI_2012_BACK, DNI_2012_FRONT, type FrontField } from './layout/dni-layout.js';
 import { MrzReader } from './mrz/read-mrz.js';
@@ -24,10 +25,6 @@ export interface SideReading {
   mrz: { parsed: Td1Result; confidence: number[]; ms: number } | null;
   printed: { side: 'front' | 'back'; fields: Record<string, PrintedField> } | null;
   timings: Record<string, number>;
-}
-
-export class CardImageError extends Error {
-  override name = 'CardImageError';
 }
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÑÁÉÍÓÚÜ '-";
@@ -73,19 +70,8 @@ export class CardSideReader {
       timings[name] = Math.round(now - t);
       t = now;
     };
-    let decoded: { data: Buffer; info: OutputInfo };
-    try {
-      decoded = await sharp(image, { limitInputPixels: 25_000_000, failOn: 'error' })
-        .rotate()
-        .removeAlpha()
-        .toColourspace('srgb')
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-    } catch (error) {
-      throw new CardImageError(`la imagen no se pudo decodificar (${(error as Error).message})`);
-    }
-    const rgb = new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
-    const card = locateCard(rgb, decoded.info.width, decoded.info.height);
+    const decoded = await decodeRgb(image);
+    const card = locateCard(decoded.rgb, decoded.width, decoded.height);
     const quality = captureQuality(card);
     lap('locate');
     const rectified = sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } });

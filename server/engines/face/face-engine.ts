@@ -1,22 +1,10 @@
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TemplateFrame } from '../../../common/uitemplate/index.js';
 import { packageRoot } from '../../version.js';
-import { EngineFailedError, WorkerPool, type PoolState } from '../worker-pool.js';
+import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
 import { FACE_MODEL_ID } from './face-model.js';
 import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } from './types.js';
-
-/** A frame the engine could not decode: the template is invalid. */
-export class FrameDecodeError extends Error {
-  override name = 'FrameDecodeError';
-  constructor(
-    readonly frameIndex: number,
-    reason: string,
-  ) {
-    super(`imagen ${frameIndex + 1}: ${reason}`);
-  }
-}
 
 export interface FaceEngineOptions {
   modelsDir: string;
@@ -25,13 +13,6 @@ export interface FaceEngineOptions {
   maxQueue?: number;
   taskTimeoutMs?: number;
   onEvent?: (event: string, detail?: unknown) => void;
-}
-
-/** The worker script: the compiled file next to this one, or dist/ when running from TypeScript sources. */
-function workerScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return path.join(path.dirname(here), 'worker', 'face-worker.js');
-  return path.join(packageRoot(), 'dist', 'server', 'engines', 'face', 'worker', 'face-worker.js');
 }
 
 export function defaultModelsDir(): string {
@@ -50,7 +31,7 @@ export class FaceEngine {
   static start(options: FaceEngineOptions): FaceEngine {
     const size = options.workers ?? Math.max(1, cpus().length);
     const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
-      script: workerScript(),
+      script: workerScript(import.meta.url, 'face-worker'),
       workerData: { modelsDir: options.modelsDir },
       size,
       maxQueue: options.maxQueue ?? size * 8,

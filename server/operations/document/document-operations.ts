@@ -16,7 +16,7 @@ import { confidenceOf, falseAcceptProbability, thresholdForFmr } from '../../mat
 import { cosine } from '../../matching/similarity.js';
 import { selectFrames } from '../face/frame-selection.js';
 import type { FaceMatchingPolicy } from '../face/face-operations.js';
-import { ResultCache } from '../face/result-cache.js';
+import { ResultCache } from '../result-cache.js';
 import { documentInfoOf, mrzResultOf, pdf417ResultOf, sideOf } from './dni-result.js';
 
 /** Under these a side is too blurred, or too glared, to trust: ask for a rescan instead of guessing. */
@@ -81,62 +81,59 @@ export function documentOperations(deps: {
     extractDni: async ({ request, templates }) => {
       const template = templates.template!;
       const p = request.parametros;
-      const key = `${template.digest}:${JSON.stringify(p)}`;
-      const cached = p.useCache ? cache.get(key) : undefined;
-      if (cached) return cached;
-      const { front, back } = await readSides(engine, template, { pdf417: p.extractPDF417, mrz: p.extractMRZ, text: true });
-      const payloadSide = [front, back].find((s) => s?.pdf417);
-      const payload = payloadSide?.pdf417?.payload ?? null;
-      const mrz = (back ?? front)?.mrz?.parsed ?? null;
-      const dniPayload = payload && payload.layout !== null ? payload : null;
-      const backText = back?.printed?.side === 'back' ? back.printed.fields : null;
-      const info = documentInfoOf(dniPayload, mrz, front?.printed?.side === 'front' ? front.printed.fields : null, backText);
-      const portrait = p.extractFace && front ? await portraitOf(front) : null;
-      const quality = Object.fromEntries(
-        Object.entries({ front, back })
-          .filter(([, s]) => s)
-          .map(([side, s]) => [
-            side,
-            {
-              sharpness: Number(s!.quality.sharpness.toPrecision(3)),
-              glare: Number(s!.quality.glare.toFixed(4)),
-              cardFound: s!.card.method === 'edges',
-            },
-          ]),
-      );
-      const base = {
-        documentInfo: {
-          ...info,
-          face: portrait?.portrait ? Buffer.from(portrait.portrait).toString('base64') : null,
-          address: backText?.address?.text || null,
-          addressConfidence: backText?.address?.confidence ?? 0,
-          placeOfBirth: backText?.placeOfBirth?.text.replace(/^LUGAR DE NACIMIENTO:?\s*/i, '') || null,
-          fingerPrint: back?.mrz ? await fingerprintOf(back) : null,
-        },
-        mrz: mrz ? mrzResultOf(mrz) : null,
-        mrzDetected: mrz !== null,
-        pdf417: payload ? pdf417ResultOf(payload, payloadSide!.pdf417!.decoder) : null,
-        pdf417Detected: payload !== null,
-        frontImage: front ? Buffer.from(front.rectifiedJpeg).toString('base64') : null,
-        backImage: back ? Buffer.from(back.rectifiedJpeg).toString('base64') : null,
-        captureQuality: quality,
-        uiTemplateMetadata: { fechaCreacionTemplate: template.fechaCreacionTemplate },
-      };
-      const result = {
-        ...base,
-        ...decide({
-          front,
-          back,
-          payload,
-          mrz,
-          info,
-          portraitFound: portrait !== null,
-          wantFace: p.extractFace && face !== null,
-          wantMrz: p.extractMRZ,
-        }),
-      };
-      if (p.useCache) cache.set(key, result);
-      return result;
+      return cache.remember(p.useCache, template.digest, p, async () => {
+        const { front, back } = await readSides(engine, template, { pdf417: p.extractPDF417, mrz: p.extractMRZ, text: true });
+        const payloadSide = [front, back].find((s) => s?.pdf417);
+        const payload = payloadSide?.pdf417?.payload ?? null;
+        const mrz = (back ?? front)?.mrz?.parsed ?? null;
+        const dniPayload = payload && payload.layout !== null ? payload : null;
+        const backText = back?.printed?.side === 'back' ? back.printed.fields : null;
+        const info = documentInfoOf(dniPayload, mrz, front?.printed?.side === 'front' ? front.printed.fields : null, backText);
+        const portrait = p.extractFace && front ? await portraitOf(front) : null;
+        const quality = Object.fromEntries(
+          Object.entries({ front, back })
+            .filter(([, s]) => s)
+            .map(([side, s]) => [
+              side,
+              {
+                sharpness: Number(s!.quality.sharpness.toPrecision(3)),
+                glare: Number(s!.quality.glare.toFixed(4)),
+                cardFound: s!.card.method === 'edges',
+              },
+            ]),
+        );
+        const base = {
+          documentInfo: {
+            ...info,
+            face: portrait?.portrait ? Buffer.from(portrait.portrait).toString('base64') : null,
+            address: backText?.address?.text || null,
+            addressConfidence: backText?.address?.confidence ?? 0,
+            placeOfBirth: backText?.placeOfBirth?.text.replace(/^LUGAR DE NACIMIENTO:?\s*/i, '') || null,
+            fingerPrint: back?.mrz ? await fingerprintOf(back) : null,
+          },
+          mrz: mrz ? mrzResultOf(mrz) : null,
+          mrzDetected: mrz !== null,
+          pdf417: payload ? pdf417ResultOf(payload, payloadSide!.pdf417!.decoder) : null,
+          pdf417Detected: payload !== null,
+          frontImage: front ? Buffer.from(front.rectifiedJpeg).toString('base64') : null,
+          backImage: back ? Buffer.from(back.rectifiedJpeg).toString('base64') : null,
+          captureQuality: quality,
+          uiTemplateMetadata: { fechaCreacionTemplate: template.fechaCreacionTemplate },
+        };
+        return {
+          ...base,
+          ...decide({
+            front,
+            back,
+            payload,
+            mrz,
+            info,
+            portraitFound: portrait !== null,
+            wantFace: p.extractFace && face !== null,
+            wantMrz: p.extractMRZ,
+          }),
+        };
+      });
     },
 
     matchDniFace: async ({ request, templates }) => {

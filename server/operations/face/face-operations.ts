@@ -23,7 +23,7 @@ import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
 import { selectFrames, type UsableFrame } from './frame-selection.js';
 import { assessPresentation } from './presentation-attack.js';
-import { ResultCache } from './result-cache.js';
+import { ResultCache } from '../result-cache.js';
 
 export interface FaceMatchingPolicy {
   impostors: ImpostorModel;
@@ -77,13 +77,10 @@ export function faceOperations(deps: {
     extractFace: async ({ request, templates }) => {
       const template = templates.template!;
       const params = request.parametros;
-      const key = `${template.digest}:${JSON.stringify(params)}`;
-      const cached = params.useCache ? cache.get(key) : undefined;
-      if (cached) return cached;
-      const analyses = await analyze(template, extractOptions(params), params.videoFramesSeq);
-      const data = extractResult(analyses, template, params, policy.impostors, engine.modelId);
-      if (params.useCache) cache.set(key, data);
-      return data;
+      return cache.remember(params.useCache, template.digest, params, async () => {
+        const analyses = await analyze(template, extractOptions(params), params.videoFramesSeq);
+        return extractResult(analyses, template, params, policy.impostors, engine.modelId);
+      });
     },
 
     enroll: async ({ request, templates, log }) => {

@@ -1,4 +1,4 @@
-import { applyHomography, homographyFrom, warpPerspective, type Homography } from '../../../imaging/homography.js';
+import { homographyFrom, warpPerspective, type Homography } from '../../../imaging/homography.js';
 import { bestHorizontalLine, bestVerticalLine, edgeMaps, shrink, type LineFit } from '../../../imaging/lines.js';
 import { laplacianVariance, lumaOf, type Plane } from '../../../imaging/pixels.js';
 import type { Point } from '../../../imaging/shapes.js';
@@ -99,5 +99,3 @@ export function captureQuality(card: LocatedCard): CaptureQuality {
     glare: blown / luma.data.length,
   };
 }
-
-export { applyHomography };

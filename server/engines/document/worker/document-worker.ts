@@ -1,6 +1,7 @@
 // Entry of the document-engine worker thread: card localisation, PDF417 and MRZ off the event loop.
 import { parentPort, workerData } from 'node:worker_threads';
-import { CardImageError, CardSideReader } from '../read-card-side.js';
+import { ImageDecodeError } from '../../../imaging/decode-image.js';
+import { CardSideReader } from '../read-card-side.js';
 import type { DocumentRequest, DocumentResponse } from './document-types.js';
 
 const port = parentPort!;
@@ -21,7 +22,7 @@ try {
           id: request.id,
           ok: false,
           error: (error as Error).message,
-          kind: error instanceof CardImageError ? 'image' : 'engine',
+          kind: error instanceof ImageDecodeError ? 'image' : 'engine',
         } satisfies DocumentResponse),
     );
   });

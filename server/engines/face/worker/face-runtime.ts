@@ -6,8 +6,10 @@ import { attributeCues } from '../analysis/cues.js';
 import { boundingBox, centroid, dlibAlignmentBox, grow, openness, toDegrees, tokenPortraitBox } from '../analysis/geometry.js';
 import { chooseMajorFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
+import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
+import { warpPerspective } from '../../../imaging/homography.js';
 import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
-import { warpRotated } from '../analysis/warp.js';
+import { rotatedBoxToSource } from '../analysis/warp.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
 import {
   fileUrlOfDir,
@@ -23,15 +25,7 @@ import {
 /** The recognition model whose embeddings the gallery stores; samples of another model are not comparable. */
 export { FACE_MODEL_ID } from '../face-model.js';
 
-export class ImageDecodeError extends Error {
-  override name = 'ImageDecodeError';
-}
-
-interface Decoded {
-  rgb: Uint8Array;
-  width: number;
-  height: number;
-}
+type Decoded = RgbImage;
 
 /**
  * One thread's face models: Human (blazeface, mesh, iris, emotion, antispoof, liveness) finds
@@ -93,7 +87,7 @@ export class FaceRuntime {
       timings[name] = Math.round((now - t) * 10) / 10;
       t = now;
     };
-    const frame = await decode(image);
+    const frame = await decodeRgb(image);
     const luma = lumaOf(frame.rgb, frame.width, frame.height);
     const whole = regionStats(luma, { x: 0, y: 0, width: frame.width, height: frame.height });
     const clip = options.clahe.enabled ? claheClipFor(whole, options.clahe.minClip, options.clahe.maxClip) : 0;
@@ -258,21 +252,6 @@ export class FaceRuntime {
   }
 }
 
-async function decode(image: Uint8Array): Promise<Decoded> {
-  try {
-    const { data, info } = await sharp(image, { limitInputPixels: 25_000_000, failOn: 'error' })
-      .rotate() // EXIF orientation
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw new Error(`${info.channels} canales`);
-    return { rgb: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
-  } catch (error) {
-    throw new ImageDecodeError(`la imagen no se pudo decodificar (${(error as Error).message})`);
-  }
-}
-
 function rawSharp(frame: Decoded, rgb = frame.rgb, width = frame.width, height = frame.height) {
   return sharp(rgb, { raw: { width, height, channels: 3 } });
 }
@@ -315,5 +294,7 @@ async function portraitOf(frame: Decoded, rightEye: Point, leftEye: Point, scale
   const { box, angle } = tokenPortraitBox(rightEye, leftEye, scaleH);
   const outW = 360;
   const outH = 480;
-  return jpeg(warpRotated(frame.rgb, frame.width, frame.height, box, angle, outW, outH), outW, outH, 88);
+  // Outside the frame: a neutral grey, as a photographer's backdrop.
+  const rgb = warpPerspective(frame.rgb, frame.width, frame.height, rotatedBoxToSource(box, angle, outW, outH), outW, outH, 200);
+  return jpeg(rgb, outW, outH, 88);
 }

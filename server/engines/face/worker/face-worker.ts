@@ -1,7 +1,8 @@
 // Entry of one face-engine worker thread: loads the models once, then analyzes frames on request.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
-import { FACE_MODEL_ID, FaceRuntime, ImageDecodeError } from './face-runtime.js';
+import { ImageDecodeError } from '../../../imaging/decode-image.js';
+import { FACE_MODEL_ID, FaceRuntime } from './face-runtime.js';
 
 const port = parentPort!;
 const { modelsDir } = workerData as { modelsDir: string };

@@ -16,6 +16,20 @@ export class ResultCache<T> {
     return entry.value;
   }
 
+  /**
+   * The cached result for this template and these parameters, or `compute`'s, kept for next
+   * time; with `enabled` false the cache is neither read nor written (`useCache: false`).
+   */
+  async remember(enabled: boolean, digest: string, parameters: unknown, compute: () => Promise<T>): Promise<T> {
+    if (!enabled) return compute();
+    const key = `${digest}:${JSON.stringify(parameters)}`;
+    const cached = this.get(key);
+    if (cached) return cached;
+    const value = await compute();
+    this.set(key, value);
+    return value;
+  }
+
   set(key: string, value: T): void {
     this.entries.delete(key);
     this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
