@@ -11,6 +11,7 @@ import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
 import { printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
+import { openSetAtScale, scoreForConfidence } from './lib/open-set-scale.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -139,6 +140,20 @@ function openSet(model: string, impostors: ImpostorModel) {
   };
 }
 
+/**
+ * Strangers accepted and enrolled people found for galleries larger than the dataset, at the
+ * threshold the station would use for that size (1 % of strangers under its calibration),
+ * extrapolated from this dataset's own scores (bench/lib/open-set-scale.ts).
+ */
+function openSetScales(pairs: readonly ScoredPair[], calibration: ImpostorModel, tail: ImpostorModel) {
+  const genuine = pairs.filter((p) => p.genuine).map((p) => p.score);
+  const impostor = pairs.filter((p) => !p.genuine).map((p) => p.score);
+  return [100, 1_000, 100_000].map((n) => {
+    const confidence = identificationThreshold(n, 0.01, thresholdForFmr(1e-3));
+    return { confidence, ...openSetAtScale(genuine, impostor, tail, n, scoreForConfidence(confidence, calibration)) };
+  });
+}
+
 /** Measured false and true accepts at the calibrated confidence thresholds the station uses. */
 function operatingPoints(pairs: readonly ScoredPair[], impostors: ImpostorModel) {
   return [1e-2, 1e-3, 1e-4, 1e-5].map((fmr) => {
@@ -171,6 +186,7 @@ const candidates = [FACE_MODEL_ID, 'human-faceres@1024'].map((model) => {
     'tar_at_far_1e-3_frontal': frontal.tar_at_far_1e3.tar,
     rank1: rank1(model),
     ...openSet(model, model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted),
+    open_set_scale: openSetScales(pairs, model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted, fitted),
     impostor_fit: fitted,
     empirical_thresholds: { 'far_1e-2': metrics.tar_at_far_1e2.threshold, 'far_1e-3': metrics.tar_at_far_1e3.threshold },
     operating_points: operatingPoints(pairs, model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted),
@@ -181,7 +197,22 @@ const chosen = candidates.reduce((a, b) => (b.eer < a.eer ? b : a));
 console.log(
   `\nDataset ${datasetName}: ${new Set(images.map((i) => i.identity)).size} persons, ${images.length} images, ${seconds.toFixed(1)} s\n`,
 );
-printTable(candidates.map(({ impostor_fit: _fit, empirical_thresholds: _t, operating_points: _o, ...row }) => row));
+printTable(
+  candidates.map(({ impostor_fit: _fit, empirical_thresholds: _t, operating_points: _o, open_set_scale: _s, ...row }) => row),
+);
+console.log('\nIdentificación abierta por tamaño de galería (extrapolada de los puntajes de este conjunto):');
+printTable(
+  candidates.flatMap((c) =>
+    c.open_set_scale.map((r) => ({
+      model: c.model,
+      gallery: r.gallery,
+      confidence: Math.round(r.confidence * 10) / 10,
+      strangers_accepted: Math.round(r.strangers_accepted * 10000) / 10000,
+      known_found: Math.round(r.known_found * 10000) / 10000,
+      impostor_rate: r.impostor_rate_from,
+    })),
+  ),
+);
 console.log(`\nPuntos de operación de ${candidates[0]!.model} con su calibración (confianza = 12 x -log10 FMR):`);
 printTable(candidates[0]!.operating_points);
 console.log(
@@ -204,6 +235,7 @@ const report = {
     rank1: chosen.rank1,
     strangers_accepted: chosen.strangers_accepted,
     known_found: chosen.known_found,
+    open_set_1000: chosen.open_set_scale.find((r) => r.gallery === 1_000),
   },
   candidates,
 };
