@@ -7,10 +7,11 @@ import { DATABASE_FILE } from '../../server/store/sqlite/sqlite-store.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 import { faceTemplate } from '../helpers/templates.js';
-import { mountSmallDisk, type SmallDisk } from './tmpfs.js';
+import { mountingPermitted, mountSmallDisk, type SmallDisk } from './tmpfs.js';
 
 // A real full filesystem: the station's data directory on a 24 MiB tmpfs that another file fills up.
-const disk = mountSmallDisk(24);
+const permitted = mountingPermitted();
+let disk: SmallDisk | null = null;
 let t: TestStation;
 let token: string;
 let filler: string;
@@ -39,16 +40,20 @@ function fillDisk(file: string): number {
 
 const post = (op: keyof typeof OPERATIONS, body: unknown) => t.post(OPERATIONS[op].path, body, token);
 
-describe.skipIf(disk === null)('a full disk while enrolling', () => {
+describe.skipIf(!permitted)('a full disk while enrolling', () => {
   beforeAll(async () => {
-    const d = disk as SmallDisk;
+    const d = mountSmallDisk(24);
+    disk = d;
     t = await startTestStation({ dataDir: path.join(d.root, 'datos') }, { waitForEngines: true });
     token = t.token(['enroll', 'verify', 'identify']);
     filler = path.join(d.root, 'relleno.bin');
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
-    await t?.stop();
-    disk?.unmount();
+    try {
+      await t?.stop();
+    } finally {
+      disk?.unmount();
+    }
   });
 
   it('answers 507, loses no acknowledged enrollment, keeps the file sound and serves reads; enrolls again once space is freed', async () => {
@@ -101,5 +106,5 @@ describe.skipIf(disk === null)('a full disk while enrolling', () => {
     console.info(
       `full disk: ${(filled / 2 ** 20).toFixed(1)} MiB filler, ${acknowledged.length} enrollments acknowledged before the first 507, all intact`,
     );
-  }, 120_000);
+  }, 240_000);
 });

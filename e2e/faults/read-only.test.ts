@@ -6,10 +6,11 @@ import { DATABASE_FILE } from '../../server/store/sqlite/sqlite-store.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 import { faceTemplate } from '../helpers/templates.js';
-import { mountSmallDisk, type SmallDisk } from './tmpfs.js';
+import { mountingPermitted, mountSmallDisk, type SmallDisk } from './tmpfs.js';
 
 // A real read-only filesystem: as root, permissions would not stop a write, a read-only mount does.
-const disk = mountSmallDisk(16);
+const permitted = mountingPermitted();
+let disk: SmallDisk | null = null;
 let t: TestStation;
 let token: string;
 let closed = false;
@@ -17,9 +18,10 @@ let closed = false;
 const post = (op: keyof typeof OPERATIONS, body: unknown) => t.post(OPERATIONS[op].path, body, token);
 const READ_ONLY = 'El directorio de datos es de solo lectura o no se puede abrir. No se guardó nada de esta solicitud.';
 
-describe.skipIf(disk === null)('a read-only data directory', () => {
+describe.skipIf(!permitted)('a read-only data directory', () => {
   beforeAll(async () => {
-    const d = disk as SmallDisk;
+    const d = mountSmallDisk(16);
+    disk = d;
     const dataDir = path.join(d.root, 'datos');
     const writable = await startTestStation({ dataDir }, { waitForEngines: true });
     token = writable.token(['enroll', 'verify', 'identify', 'admin']);
@@ -33,10 +35,13 @@ describe.skipIf(disk === null)('a read-only data directory', () => {
     await writable.station.close();
     d.remount('ro');
     t = await startTestStation({ dataDir }, { waitForEngines: true });
-  }, 180_000);
+  }, 240_000);
   afterAll(async () => {
-    if (!closed) await t?.station.close();
-    disk?.unmount();
+    try {
+      if (!closed) await t?.station.close();
+    } finally {
+      disk?.unmount();
+    }
   });
 
   it('starts, answers every read, and refuses every write with a 503 envelope that says why', async () => {

@@ -5,8 +5,8 @@ import path from 'node:path';
 
 /**
  * A real small filesystem (tmpfs) for storage-fault tests: a full disk and a read-only mount
- * behave exactly as the kernel makes them, with no simulation in the store. Needs root (CI and
- * the development machines run as root); returns null where mounting is not permitted.
+ * behave exactly as the kernel makes them, with no simulation in the store. Needs root with
+ * mount permission (CI and the development machines run as root).
  */
 export interface SmallDisk {
   root: string;
@@ -14,14 +14,13 @@ export interface SmallDisk {
   unmount(): void;
 }
 
-export function mountSmallDisk(sizeMiB: number): SmallDisk | null {
+export function mountSmallDisk(sizeMiB: number): SmallDisk {
   const root = mkdtempSync(path.join(tmpdir(), 'enrolla-disk-'));
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMiB}m,mode=0700`, 'tmpfs', root], { stdio: 'pipe' });
   } catch (error) {
     rmSync(root, { recursive: true, force: true });
-    console.warn(`storage-fault tests skipped: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
-    return null;
+    throw error;
   }
   return {
     root,
@@ -31,4 +30,15 @@ export function mountSmallDisk(sizeMiB: number): SmallDisk | null {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether this machine lets the tests mount a tmpfs; where it does not, they are skipped with a warning. */
+export function mountingPermitted(): boolean {
+  try {
+    mountSmallDisk(1).unmount();
+    return true;
+  } catch (error) {
+    console.warn(`storage-fault tests skipped: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
+    return false;
+  }
 }
