@@ -61,7 +61,7 @@ describe('no path answers data without a valid token', () => {
     const ok = await t.post(OPERATIONS.getPerson.path, { idPersona: '30111222' }, valid);
     expect(expectEnvelope(ok, 200).data).toMatchObject({ status: 'SUCCESS', person: { idPersona: '30111222' } });
     console.info(`auth sweep: ${requests} requests over ${Object.keys(OPERATIONS).length} operations, none answered data`);
-  });
+  }, 120_000);
 
   it('the public paths carry no station data: liveness only, and the API description', async () => {
     const health = expectEnvelope(await t.send(PUBLIC_PATHS.health), 200);

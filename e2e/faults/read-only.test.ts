@@ -67,7 +67,7 @@ describe.skipIf(!permitted)('a read-only data directory', () => {
       expect(refused.error.descripcion, op).toBe(READ_ONLY);
     }
     expect(expectEnvelope(await post('listPersons', {}), 200).data).toMatchObject({ total: 2 });
-  });
+  }, 120_000);
 
   it('leaves the database intact', async () => {
     await t.station.close();
