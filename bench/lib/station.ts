@@ -10,6 +10,7 @@ import { startStation, type RunningStation } from '../../server/station.js';
 
 export interface BenchStation {
   station: RunningStation;
+  dataDir: string;
   post: (
     path: string,
     body: string,
@@ -28,6 +29,7 @@ export async function benchStation(overrides: Partial<StationConfigInput> = {}):
   const url = new URL(station.url);
   return {
     station,
+    dataDir,
     post: (p, body) =>
       new Promise((resolve, reject) => {
         const started = process.hrtime.bigint();

@@ -20,12 +20,12 @@ export interface TestStation {
   stop: () => Promise<void>;
 }
 
-/** A real station on a free loopback port with its own data directory, as in production. */
+/** A real station on a free loopback port with its own data directory (a fresh one unless given), as in production. */
 export async function startTestStation(
   overrides: Partial<StationConfigInput> = {},
   options: StationOptions = {},
 ): Promise<TestStation> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-test-'));
+  const dataDir = overrides.dataDir ?? mkdtempSync(path.join(tmpdir(), 'enrolla-test-'));
   const config = loadConfig({ env: {}, overrides: { port: 0, logLevel: 'silent', ...overrides, dataDir } });
   const station = await startStation(config, {
     logger: createLogger('silent'),

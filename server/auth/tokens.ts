@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { TokenInfo } from '../../common/api/admin-schemas.js';
 import type { Scope } from '../../common/scopes.js';
-import type { StationStore, TokenRecord } from '../store/store.js';
+import { StoreError, type StationStore, type TokenRecord } from '../store/store.js';
 
 /**
  * API tokens look like `enr_<id:12>_<secret:43>`: the id finds the row, the secret is only
@@ -70,7 +70,12 @@ export class TokenService {
     const now = Date.now();
     if (now - (this.lastTouched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
     this.lastTouched.set(id, now);
-    this.store.touchToken(id, new Date(now).toISOString());
+    try {
+      this.store.touchToken(id, new Date(now).toISOString());
+    } catch (error) {
+      // last_used_at is advisory: a full disk or a read-only data directory must not refuse reads.
+      if (!(error instanceof StoreError)) throw error;
+    }
   }
 }
 

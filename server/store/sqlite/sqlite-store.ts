@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, PersonSummary } from '../../../common/api/admin-schemas.js';
 import type { Scope } from '../../../common/scopes.js';
@@ -21,17 +21,40 @@ export const DATABASE_FILE = 'enrolla.db';
  * face images are sealed with `dataKey` (AES-256-GCM): a copy of the file alone reveals neither.
  */
 export function openSqliteStore(dataDir: string, dataKey: Buffer): StationStore {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = wrap(() => new Database(path.join(dataDir, DATABASE_FILE)));
-  // FULL: in WAL mode NORMAL may lose the last commits on power loss; an acknowledged enrollment must survive.
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  checkKey(db, dataKey);
-  sealPlaintextSamples(db, dataKey);
-  return new SqliteStore(db, dataKey);
+  const readOnly = isReadOnlyDir(dataDir);
+  if (!readOnly) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, DATABASE_FILE);
+  if (readOnly && !existsSync(file)) {
+    throw new StoreError(`El directorio de datos ${dataDir} es de solo lectura y no contiene una base de datos.`, 'read_only');
+  }
+  return wrap(() => {
+    // Read-only directory: serve reads, refuse writes with a clear envelope (docs/errors.md).
+    const db = new Database(file, readOnly ? { readonly: true, fileMustExist: true } : {});
+    if (!readOnly) {
+      // FULL: in WAL mode NORMAL may lose the last commits on power loss; an acknowledged enrollment must survive.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+    }
+    // Deleted rows and freed pages are overwritten with zeros: a deleted person leaves no trace in the file.
+    db.pragma('secure_delete = ON');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    checkKey(db, dataKey);
+    sealPlaintextSamples(db, dataKey);
+    return new SqliteStore(db, dataKey, readOnly);
+  });
+}
+
+/** An existing directory the process may not write (read-only mount, or permissions for a non-root user). */
+function isReadOnlyDir(dataDir: string): boolean {
+  if (!existsSync(dataDir)) return false;
+  try {
+    accessSync(dataDir, constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 const KEY_CHECK = 'data-key-check';
@@ -141,6 +164,7 @@ class SqliteStore implements StationStore {
   constructor(
     private readonly db: Database.Database,
     private key: Buffer,
+    private readonly readOnly: boolean,
   ) {
     this.q = {
       personById: db.prepare<[string], PersonRow>(`SELECT ${PERSON_COLUMNS} FROM persons p WHERE p.id_persona = ?`),
@@ -232,7 +256,7 @@ class SqliteStore implements StationStore {
   }
 
   deletePerson(idPersona: string): number | null {
-    return wrap(() =>
+    const removed = wrap(() =>
       this.db.transaction((): number | null => {
         if (!this.q.personById.get(idPersona)) return null;
         const removed = this.q.deleteSamples.run(idPersona).changes;
@@ -240,6 +264,17 @@ class SqliteStore implements StationStore {
         return removed;
       })(),
     );
+    // The WAL still holds earlier copies of the deleted pages: fold it into the (zeroed) file and empty it.
+    if (removed !== null) this.checkpoint();
+    return removed;
+  }
+
+  private checkpoint(): void {
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Best effort (a full disk, a reader mid-scan): the next checkpoint folds and overwrites these frames.
+    }
   }
 
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {
@@ -320,7 +355,16 @@ class SqliteStore implements StationStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    if (!this.readOnly) {
+      try {
+        // Leave a rollback-journal file behind: unlike a WAL database, it can be opened from a read-only directory.
+        this.db.pragma('journal_mode = DELETE');
+      } catch {
+        // Another connection holds it, or the disk is full: it stays in WAL mode, which is just as safe.
+      }
+    }
+    this.db.close();
   }
 
   private unseal(blob: Buffer, idPersona: string, field: 'embedding' | 'thumbnail'): Buffer {
