@@ -5,6 +5,8 @@
  */
 
 export interface ShellWebContents {
+  /** Unique per web contents: how an IPC sender is matched to the console window. */
+  id: number;
   getURL(): string;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
   on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): unknown;
@@ -69,7 +71,7 @@ export interface SafeStorageLike {
 }
 
 export interface IpcEvent {
-  sender: unknown;
+  sender: { id: number };
   senderFrame: { url: string; parent: unknown } | null;
   returnValue: unknown;
 }

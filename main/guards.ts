@@ -57,7 +57,7 @@ export function guardSession(session: ShellSession, stationUrl: string): void {
 }
 
 /** The bridge answers only the console window's main frame, on the station's origin. */
-export function isBridgeRequestFromConsole(event: IpcEvent, consoleContents: unknown, stationUrl: string): boolean {
+export function isBridgeRequestFromConsole(event: IpcEvent, consoleContents: { id: number }, stationUrl: string): boolean {
   const frame = event.senderFrame;
-  return event.sender === consoleContents && frame !== null && frame.parent === null && isConsoleUrl(frame.url, stationUrl);
+  return event.sender.id === consoleContents.id && frame !== null && frame.parent === null && isConsoleUrl(frame.url, stationUrl);
 }

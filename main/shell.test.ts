@@ -84,7 +84,8 @@ describe('desktop shell (Electron faked, real station)', () => {
     expect(auth.ok && auth.token.scopes).toContain('admin');
     // Another page in the window, another web contents, or a subframe of the console: nothing.
     expect(electron.askBridge(BRIDGE_CHANNEL, { sender: window.webContents, url: 'https://evil.example/' })).toBeNull();
-    expect(electron.askBridge(BRIDGE_CHANNEL, { sender: {}, url: `${station.url}/` })).toBeNull();
+    const other = { id: window.webContents.id + 1000 };
+    expect(electron.askBridge(BRIDGE_CHANNEL, { sender: other, url: `${station.url}/` })).toBeNull();
     expect(electron.askBridge(BRIDGE_CHANNEL, { sender: window.webContents, url: `${station.url}/`, parent: {} })).toBeNull();
   });
 

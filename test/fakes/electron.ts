@@ -10,7 +10,10 @@ import type {
   ShellWindowOptions,
 } from '../../main/electron-surface.js';
 
+let nextContentsId = 1;
+
 export class FakeWebContents extends EventEmitter {
+  readonly id = nextContentsId++;
   url = '';
   openHandler: ((details: { url: string }) => { action: 'deny' }) | null = null;
   getURL(): string {
@@ -94,7 +97,7 @@ export interface FakeElectron extends ShellElectron {
   ipcMain: EventEmitter;
   errors: { title: string; content: string }[];
   /** Sends the bridge request as a frame would, and returns the main process's answer. */
-  askBridge(channel: string, from: { sender: unknown; url: string; parent?: unknown }): unknown;
+  askBridge(channel: string, from: { sender: { id: number }; url: string; parent?: unknown }): unknown;
 }
 
 export class FakeApp extends EventEmitter {
