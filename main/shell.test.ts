@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeClient } from '../e2e/helpers/https-client.js';
 import { keyFile } from '../server/crypto/data-key.js';
 import { loadConfig } from '../server/config/load.js';
 import { createLogger } from '../server/log/logger.js';
@@ -71,6 +72,27 @@ describe('desktop shell (Electron faked, real station)', () => {
       devTools: true, // unpackaged only
     });
     expect(prefs.preload).toBe('/opt/Enrolla/resources/app.asar/dist/main/preload.cjs');
+  });
+
+  // The station serves dist/renderer: run `npm run build` first (npm test does).
+  it('loads a console served with the station’s strict CSP, and the bridge token works on the API', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station, window } = await start(electron);
+    const send = makeClient(station.url, readFileSync(path.join(dataDirOf(electron), 'tls', 'station-cert.pem'), 'utf8'));
+    const page = await send(new URL(electron.windows[0]!.loaded[0]!).pathname);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<div id="root">');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/https?:\/\//); // no remote source allowed
+    const bridge = electron.askBridge(BRIDGE_CHANNEL, { sender: window.webContents, url: station.url }) as ConsoleBridge;
+    const status = await send('/biometria/admin/estado-estacion', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${bridge.token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(status.json<{ success: boolean }>().success).toBe(true);
   });
 
   it('hands the bridge to the console window’s main frame only', async () => {
