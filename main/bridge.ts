@@ -4,4 +4,9 @@ export interface ConsoleBridge {
   token: string;
 }
 
-export const BRIDGE_ARG_PREFIX = '--enrolla-bridge=';
+/**
+ * The one IPC channel: the preload asks for the bridge synchronously (the console reads it
+ * as it loads) and the main process answers only its console window. The token never goes on
+ * a command line, where other local users could read it (/proc/<pid>/cmdline).
+ */
+export const BRIDGE_CHANNEL = 'enrolla:bridge';

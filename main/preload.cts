@@ -1,8 +1,15 @@
-// Sandboxed preload (CommonJS, as sandboxed preloads must be): hands the console its base URL
-// and token, passed by the main process as an argument, through contextBridge only.
-import { contextBridge } from 'electron';
+// Sandboxed preload (CommonJS, as sandboxed preloads must be; it can require nothing but
+// 'electron'): asks the main process for the console's base URL and token on the one bridge
+// channel and exposes them, frozen, through contextBridge. No IPC handle reaches the page.
+import { contextBridge, ipcRenderer } from 'electron';
 
-const PREFIX = '--enrolla-bridge=';
-const arg = process.argv.find((a) => a.startsWith(PREFIX));
-const bridge = arg ? (JSON.parse(decodeURIComponent(arg.slice(PREFIX.length))) as { baseUrl: string; token: string }) : null;
-contextBridge.exposeInMainWorld('enrolla', Object.freeze({ baseUrl: bridge?.baseUrl ?? '', token: bridge?.token ?? '' }));
+const CHANNEL = 'enrolla:bridge'; // BRIDGE_CHANNEL in bridge.ts (a sandboxed preload cannot import it)
+
+function fetchBridge(): { baseUrl: string; token: string } {
+  const answer: unknown = ipcRenderer.sendSync(CHANNEL);
+  if (typeof answer !== 'object' || answer === null) return { baseUrl: '', token: '' };
+  const { baseUrl, token } = answer as Record<string, unknown>;
+  return { baseUrl: typeof baseUrl === 'string' ? baseUrl : '', token: typeof token === 'string' ? token : '' };
+}
+
+contextBridge.exposeInMainWorld('enrolla', Object.freeze(fetchBridge()));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowPermission, electronFingerprint, isConsoleUrl, trustCertificate } from './security.js';
+import { allowPermission, allowRequest, electronFingerprint, isConsoleUrl, trustCertificate } from './security.js';
 
 const station = {
   url: 'https://127.0.0.1:8443',
@@ -30,6 +30,15 @@ describe('desktop shell security decisions', () => {
     expect(allowPermission('media', 'https://other.example/', station.url)).toBe(false);
     for (const p of ['geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
       expect(allowPermission(p, 'https://127.0.0.1:8443/', station.url)).toBe(false);
+    }
+  });
+
+  it('lets the console request only its station, never the network or the disk', () => {
+    expect(allowRequest('https://127.0.0.1:8443/models/x.bin', station.url)).toBe(true);
+    expect(allowRequest('data:image/png;base64,AAAA', station.url)).toBe(true);
+    expect(allowRequest('blob:https://127.0.0.1:8443/1234', station.url)).toBe(true);
+    for (const url of ['https://cdn.example/x.js', 'file:///etc/passwd', 'http://127.0.0.1:8443/', 'ws://127.0.0.1:9/', 'x']) {
+      expect(allowRequest(url, station.url)).toBe(false);
     }
   });
 });

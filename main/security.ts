@@ -41,3 +41,14 @@ export function allowPermission(
   if (permission !== 'media' || !isConsoleUrl(requestingUrl, stationUrl)) return false;
   return (details?.mediaTypes ?? ['video']).every((t) => t === 'video');
 }
+
+/**
+ * Requests the console's session may make: the station's origin only (and in-page data/blob
+ * URLs). A stray remote URL or a file:// path is cancelled, so the desktop app never reaches
+ * the network nor the disk through its renderer, whatever a page asks for.
+ */
+export function allowRequest(url: string, stationUrl: string): boolean {
+  if (url.startsWith('data:') || url.startsWith('blob:')) return true;
+  if (url.startsWith('devtools:')) return true; // DevTools only exist unpackaged (webPreferences.devTools)
+  return isConsoleUrl(url, stationUrl);
+}

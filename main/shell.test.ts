@@ -1,0 +1,279 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeClient } from '../e2e/helpers/https-client.js';
+import { keyFile } from '../server/crypto/data-key.js';
+import { loadConfig } from '../server/config/load.js';
+import { createLogger } from '../server/log/logger.js';
+import { startStation } from '../server/station.js';
+import { fakeElectron, FakeSafeStorage, type FakeElectron } from '../test/fakes/electron.js';
+import { BRIDGE_CHANNEL, type ConsoleBridge } from './bridge.js';
+import { CONSOLE_TOKEN_NAME, CONSOLE_TOKEN_SECRET } from './console-token.js';
+import { DATA_KEY_SECRET } from './host-data-key.js';
+import { electronFingerprint } from './security.js';
+import { runShell, type RunningShell, type ShellEnvironment } from './shell.js';
+
+// The engines are off: these tests are about the shell, and the station starts in a second.
+const NO_ENGINES = { engines: { face: { enabled: false }, document: { enabled: false } }, logLevel: 'silent', port: 0 };
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function userDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-shell-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, 'station'), { recursive: true });
+  writeFileSync(path.join(dir, 'station', 'config.json'), JSON.stringify(NO_ENGINES));
+  return dir;
+}
+
+function environment(env: NodeJS.ProcessEnv = {}): ShellEnvironment & { errText: string[] } {
+  const errText: string[] = [];
+  return {
+    env,
+    platform: 'linux',
+    resourcesPath: '/opt/Enrolla/resources',
+    mainDir: '/opt/Enrolla/resources/app.asar/dist/main',
+    stderr: (t) => void errText.push(t),
+    errText,
+  };
+}
+
+async function start(electron: FakeElectron, env?: NodeJS.ProcessEnv): Promise<RunningShell> {
+  const shell = await runShell(electron, environment(env));
+  expect(electron.errors).toEqual([]);
+  expect(shell).not.toBeNull();
+  cleanups.push(() => shell!.station.close());
+  return shell!;
+}
+
+describe('desktop shell (Electron faked, real station)', () => {
+  it('opens one sandboxed, isolated window on the station’s console', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station } = await start(electron);
+    expect(electron.app.sandboxed).toBe(true);
+    expect(electron.windows).toHaveLength(1);
+    expect(electron.windows[0]!.loaded).toEqual([`${station.url}/`]);
+    expect(station.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const prefs = electron.windows[0]!.options.webPreferences;
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      devTools: true, // unpackaged only
+    });
+    expect(prefs.preload).toBe('/opt/Enrolla/resources/app.asar/dist/main/preload.cjs');
+  });
+
+  // The station serves dist/renderer: run `npm run build` first (npm test does).
+  it('loads a console served with the station’s strict CSP, and the bridge token works on the API', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station, window } = await start(electron);
+    const send = makeClient(station.url, readFileSync(path.join(dataDirOf(electron), 'tls', 'station-cert.pem'), 'utf8'));
+    const page = await send(new URL(electron.windows[0]!.loaded[0]!).pathname);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<div id="root">');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/https?:\/\//); // no remote source allowed
+    const bridge = electron.askBridge(BRIDGE_CHANNEL, { sender: window.webContents, url: station.url }) as ConsoleBridge;
+    const status = await send('/biometria/admin/estado-estacion', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${bridge.token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(status.json<{ success: boolean }>().success).toBe(true);
+  });
+
+  it('hands the bridge to the console window’s main frame only', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station, window } = await start(electron);
+    const answer = electron.askBridge(BRIDGE_CHANNEL, { sender: window.webContents, url: `${station.url}/#/galeria` });
+    const bridge = answer as ConsoleBridge;
+    expect(bridge.baseUrl).toBe(station.url);
+    const auth = station.tokens.authenticate(`Bearer ${bridge.token}`);
+    expect(auth.ok && auth.token.name).toBe(CONSOLE_TOKEN_NAME);
+    expect(auth.ok && auth.token.scopes).toContain('admin');
+    // Another page in the window, another web contents, or a subframe of the console: nothing.
+    expect(electron.askBridge(BRIDGE_CHANNEL, { sender: window.webContents, url: 'https://evil.example/' })).toBeNull();
+    const other = { id: window.webContents.id + 1000 };
+    expect(electron.askBridge(BRIDGE_CHANNEL, { sender: other, url: `${station.url}/` })).toBeNull();
+    expect(electron.askBridge(BRIDGE_CHANNEL, { sender: window.webContents, url: `${station.url}/`, parent: {} })).toBeNull();
+  });
+
+  it('blocks new windows, navigation away, webviews and any request off the station', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station, window } = await start(electron);
+    const contents = electron.windows[0]!.webContents;
+    expect(contents).toBe(window.webContents);
+    expect(contents.openHandler!({ url: `${station.url}/` })).toEqual({ action: 'deny' });
+    expect(contents.attempt('will-navigate', `${station.url}/#/verificar`)).toBe(false);
+    expect(contents.attempt('will-navigate', 'https://example.com/')).toBe(true);
+    expect(contents.attempt('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(contents.attempt('will-redirect', 'http://10.0.0.1/')).toBe(true);
+    expect(contents.attempt('will-attach-webview')).toBe(true);
+    const session = electron.session.defaultSession;
+    expect(session.cancels(`${station.url}/assets/index.js`)).toBe(false);
+    expect(session.cancels(`${station.url}/biometria/enrolar-UI`)).toBe(false);
+    expect(session.cancels('blob:https://127.0.0.1/abc')).toBe(false);
+    expect(session.cancels('https://cdn.jsdelivr.net/npm/@vladmandic/human/models/x.json')).toBe(true);
+    expect(session.cancels('file:///etc/passwd')).toBe(true);
+    expect(session.cancels(station.url.replace('https:', 'http:'))).toBe(true);
+  });
+
+  it('grants the camera to the console through both handlers, and nothing else', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station } = await start(electron);
+    const session = electron.session.defaultSession;
+    expect(session.request('media', `${station.url}/`, { mediaTypes: ['video'] })).toBe(true);
+    expect(session.request('media', `${station.url}/`, { mediaTypes: ['audio'] })).toBe(false);
+    expect(session.request('media', 'https://evil.example/', { mediaTypes: ['video'] })).toBe(false);
+    expect(session.request('geolocation', `${station.url}/`)).toBe(false);
+    expect(session.checkHandler!({}, 'media', station.url, {})).toBe(true);
+    expect(session.checkHandler!({}, 'media', 'https://evil.example', {})).toBe(false);
+    expect(session.checkHandler!({}, 'notifications', station.url, {})).toBe(false);
+  });
+
+  it('trusts the station’s own certificate only', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station } = await start(electron);
+    const certificateError = (url: string, fingerprint: string): { trusted: boolean; prevented: boolean } => {
+      let prevented = false;
+      let trusted = false;
+      electron.app.emit(
+        'certificate-error',
+        { preventDefault: () => (prevented = true) },
+        {},
+        url,
+        'net::ERR_CERT_AUTHORITY_INVALID',
+        { fingerprint },
+        (t: boolean) => (trusted = t),
+      );
+      return { trusted, prevented };
+    };
+    const pem = readFileSync(path.join(dataDirOf(electron), 'tls', 'station-cert.pem'), 'utf8');
+    const ours = electronFingerprint(new X509Certificate(pem).fingerprint256);
+    expect(certificateError(`${station.url}/`, ours)).toEqual({ trusted: true, prevented: true });
+    expect(certificateError(`${station.url}/`, 'sha256/AAAA')).toEqual({ trusted: false, prevented: false });
+    expect(certificateError('https://example.com/', ours)).toEqual({ trusted: false, prevented: false });
+  });
+
+  it('keeps the data key and the console token sealed, and reuses both at the next start', async () => {
+    const userData = userDataDir();
+    const first = fakeElectron({ userData });
+    const one = await start(first);
+    const token = (first.askBridge(BRIDGE_CHANNEL, { sender: one.window.webContents, url: one.station.url }) as ConsoleBridge)
+      .token;
+    const enrolled = one.station.store.enrollPerson(
+      '27123456',
+      [{ modelId: 'm', embedding: new Float32Array(4).fill(0.5), quality: 70, thumbnail: null }],
+      { replace: false },
+    );
+    expect(enrolled).toBeTruthy();
+    await one.station.close();
+    const keys = path.join(userData, 'station', 'keys');
+    expect(existsSync(path.join(keys, `${DATA_KEY_SECRET}.sealed`))).toBe(true);
+    expect(readFileSync(path.join(keys, `${CONSOLE_TOKEN_SECRET}.sealed`)).includes(token)).toBe(false);
+    expect(existsSync(keyFile(path.join(userData, 'station')))).toBe(false);
+
+    const second = fakeElectron({ userData });
+    const two = await start(second);
+    // The same key opened the sealed database (the station checks it at start) and the person is there.
+    expect(two.station.store.getPerson('27123456')).toBeTruthy();
+    const again = (second.askBridge(BRIDGE_CHANNEL, { sender: two.window.webContents, url: two.station.url }) as ConsoleBridge)
+      .token;
+    expect(again).toBe(token);
+    const live = two.station.tokens.list().filter((t) => t.name === CONSOLE_TOKEN_NAME && t.revokedAt === null);
+    expect(live).toHaveLength(1);
+  });
+
+  it('issues a new console token, revoking the old, when the kept one was revoked', async () => {
+    const userData = userDataDir();
+    const first = fakeElectron({ userData });
+    const one = await start(first);
+    const old = one.station.tokens.list().find((t) => t.name === CONSOLE_TOKEN_NAME)!;
+    one.station.tokens.revoke(old.id);
+    await one.station.close();
+    const second = fakeElectron({ userData });
+    const two = await start(second);
+    const bridge = second.askBridge(BRIDGE_CHANNEL, { sender: two.window.webContents, url: two.station.url }) as ConsoleBridge;
+    expect(two.station.tokens.authenticate(`Bearer ${bridge.token}`).ok).toBe(true);
+    expect(two.station.tokens.list().filter((t) => t.name === CONSOLE_TOKEN_NAME && t.revokedAt === null)).toHaveLength(1);
+  });
+
+  it('opens a headless station’s data, taking its key file over into safeStorage', async () => {
+    const headlessDir = mkdtempSync(path.join(tmpdir(), 'enrolla-headless-'));
+    cleanups.push(() => rmSync(headlessDir, { recursive: true, force: true }));
+    writeFileSync(path.join(headlessDir, 'config.json'), JSON.stringify(NO_ENGINES));
+    const config = loadConfig({ env: {}, overrides: { dataDir: headlessDir } });
+    const headless = await startStation(config, { logger: createLogger('silent'), consoleDir: null });
+    headless.store.enrollPerson('30111222', [{ modelId: 'm', embedding: new Float32Array(4), quality: 60, thumbnail: null }], {
+      replace: false,
+    });
+    await headless.close();
+    expect(existsSync(keyFile(headlessDir))).toBe(true);
+
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station } = await start(electron, { ENROLLA_DATA_DIR: headlessDir });
+    expect(station.store.getPerson('30111222')).toBeTruthy();
+    expect(existsSync(keyFile(headlessDir))).toBe(false);
+    expect(existsSync(path.join(headlessDir, 'keys', `${DATA_KEY_SECRET}.sealed`))).toBe(true);
+  });
+
+  it('refuses to start on Linux’s plaintext secret storage, telling the operator why', async () => {
+    const userData = userDataDir();
+    const electron = fakeElectron({ userData, safeStorage: new FakeSafeStorage('basic_text') });
+    const env = environment();
+    expect(await runShell(electron, env)).toBeNull();
+    expect(electron.app.exitCode).toBe(1);
+    expect(electron.windows).toHaveLength(0);
+    expect(electron.errors).toHaveLength(1);
+    expect(electron.errors[0]!.content).toMatch(/texto plano.*ENROLLA_ALLOW_PLAINTEXT_SECRETS=1/s);
+    expect(env.errText.join('')).toMatch(/Enrolla no pudo iniciar/);
+    expect(existsSync(path.join(userData, 'station', 'keys'))).toBe(false);
+
+    // The documented override starts it.
+    const overridden = fakeElectron({ userData, safeStorage: new FakeSafeStorage('basic_text') });
+    await start(overridden, { ENROLLA_ALLOW_PLAINTEXT_SECRETS: '1' });
+  });
+
+  it('is a single instance: a second one quits, the first comes to the front', async () => {
+    const userData = userDataDir();
+    const electron = fakeElectron({ userData });
+    const { window } = await start(electron);
+    const second = fakeElectron({ userData, lock: false });
+    expect(await runShell(second, environment())).toBeNull();
+    expect(second.app.quitCalls).toBe(1);
+    expect(second.windows).toHaveLength(0);
+    (window as unknown as { minimized: boolean }).minimized = true;
+    electron.app.emit('second-instance');
+    expect(window.isMinimized()).toBe(false);
+    expect((window as unknown as { focused: number }).focused).toBe(1);
+  });
+
+  it('packaged: models from the resources directory, no DevTools; closing the window stops the station', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    electron.app.isPackaged = true;
+    const shell = await runShell(electron, environment());
+    expect(shell).not.toBeNull();
+    expect(electron.windows[0]!.options.webPreferences.devTools).toBe(false);
+    // extraResources land beside app.asar, not inside it (electron-builder.yml).
+    expect(shell!.config.modelsDir).toBe('/opt/Enrolla/resources/models');
+    electron.app.emit('window-all-closed');
+    await vi.waitFor(() => expect(electron.app.quitCalls).toBe(1));
+  });
+});
+
+function dataDirOf(electron: FakeElectron): string {
+  return path.join(electron.app.getPath('userData'), 'station');
+}
