@@ -88,6 +88,7 @@ export async function startStation(config: StationConfig, options: StationOption
         startedAt,
         engines: () => ({ face: faceEngine?.state ?? 'unavailable', document: documentEngine?.state ?? 'unavailable' }),
         tls: { enabled: tls !== null, fingerprint256: tls?.fingerprint256 ?? null },
+        config,
       }),
       ...(faceEngine ? faceOperations({ engine: faceEngine, store, index, policy }) : {}),
       ...(documentEngine ? documentOperations({ engine: documentEngine, face: faceEngine, policy }) : {}),
