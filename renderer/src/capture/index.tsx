@@ -74,7 +74,14 @@ export function FaceCapture(props: FaceCaptureProps): JSX.Element {
       const template = await encodeTemplate({
         kind: 'face',
         frames: read.map((r, i) => ({ data: r.data, offsetMs: i * 200 })),
-        device: { kind: 'file', software: SOFTWARE, label: files.map((f) => f.name).join(',').slice(0, 128) },
+        device: {
+          kind: 'file',
+          software: SOFTWARE,
+          label: files
+            .map((f) => f.name)
+            .join(',')
+            .slice(0, 128),
+        },
       });
       props.onCapture({ template, preview: read[0]!.url, frames: read.length });
     } catch (e) {

@@ -31,7 +31,8 @@ export function AntispoofScreen() {
   }
 
   const data = spoof.data;
-  const verdict = data?.status === 'NO_SPOOF_CHECK_CONFIDENCE' ? 'ok' : data?.status === 'IS_SPOOF_CHECK_CONFIDENCE' ? 'bad' : 'warn';
+  const verdict =
+    data?.status === 'NO_SPOOF_CHECK_CONFIDENCE' ? 'ok' : data?.status === 'IS_SPOOF_CHECK_CONFIDENCE' ? 'bad' : 'warn';
   return (
     <section aria-labelledby="spoof-title">
       <h2 id="spoof-title">{t('spoof.title')}</h2>

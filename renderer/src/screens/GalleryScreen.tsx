@@ -44,7 +44,11 @@ function PersonPanel({ idPersona, onDeleted }: { idPersona: string; onDeleted: (
           <ul className="samples">
             {p.sampleList.map((s) => (
               <li key={s.id}>
-                {s.thumbnail ? <img className="thumb" src={jpeg(s.thumbnail)} alt={`${idPersona} #${s.id}`} /> : <span className="thumb" />}
+                {s.thumbnail ? (
+                  <img className="thumb" src={jpeg(s.thumbnail)} alt={`${idPersona} #${s.id}`} />
+                ) : (
+                  <span className="thumb" />
+                )}
                 <span>
                   {t('common.quality')} {Math.round(s.quality)}
                 </span>

@@ -92,7 +92,11 @@ export function IdentifyScreen() {
                 </span>
                 {thumb ? <img className="thumb" src={jpeg(thumb)} alt={c.idPersona} /> : <span className="thumb" />}
                 <span className="candidate-id">{c.idPersona}</span>
-                <Bar label={t('common.confidence')} value={c.confidence} {...(data.threshold !== undefined ? { mark: data.threshold } : {})} />
+                <Bar
+                  label={t('common.confidence')}
+                  value={c.confidence}
+                  {...(data.threshold !== undefined ? { mark: data.threshold } : {})}
+                />
                 <span className="small">
                   {t('common.faP')}: {c.faP}
                 </span>

@@ -19,9 +19,7 @@ function useCameras(): Cameras | null {
       .enumerateDevices()
       .then((devices) =>
         setCameras(
-          devices
-            .filter((d) => d.kind === 'videoinput')
-            .map((d, i) => ({ deviceId: d.deviceId, label: d.label || `#${i + 1}` })),
+          devices.filter((d) => d.kind === 'videoinput').map((d, i) => ({ deviceId: d.deviceId, label: d.label || `#${i + 1}` })),
         ),
       )
       .catch(() => setCameras([]));

@@ -43,7 +43,13 @@ export function TokensScreen() {
       <form onSubmit={(e) => void submit(e)} className="form">
         <label>
           {t('tokens.name')}
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={64} pattern="[A-Za-z0-9][A-Za-z0-9 ._\-]*" />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={64}
+            pattern="[A-Za-z0-9][A-Za-z0-9 ._\-]*"
+          />
         </label>
         <fieldset>
           <legend>{t('tokens.scopes')}</legend>

@@ -50,7 +50,11 @@ export function VerifyScreen() {
           status={data.status}
         >
           {data.confidence !== undefined && (
-            <Bar label={t('common.confidence')} value={data.confidence} {...(data.threshold !== undefined ? { mark: data.threshold } : {})} />
+            <Bar
+              label={t('common.confidence')}
+              value={data.confidence}
+              {...(data.threshold !== undefined ? { mark: data.threshold } : {})}
+            />
           )}
           {data.threshold !== undefined && (
             <p>
