@@ -208,6 +208,25 @@ describe('operator console screens, in Spanish', () => {
   );
 
   it(
+    'says clearly when the station refuses a call: a token without the identify scope',
+    async () => {
+      const limited = await (await newContext(browser)).newPage();
+      await limited.goto(`${t.station.url}/#/identificar`);
+      await limited.getByLabel('Token de API').fill(t.token(['enroll'], 'solo enrolar'));
+      await limited.getByRole('button', { name: 'Ingresar' }).click();
+      await limited.getByTestId('face-capture-file').setInputFiles(photo('fr-obama2.jpg'));
+      await limited.getByRole('button', { name: 'Identificar', exact: true }).click();
+      const alert = limited.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('No se pudo completar la operación');
+      expect(await limited.getByTestId('verdict').count()).toBe(0);
+      await limited.screenshot({ path: screenshotPath('console-error'), fullPage: true });
+      await limited.close();
+    },
+    STEP,
+  );
+
+  it(
     'shows the audit log, the settings, and switches to English for good',
     async () => {
       await go('auditoria');

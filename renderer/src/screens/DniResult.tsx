@@ -1,5 +1,6 @@
 import type { ResponseOf } from '../../../common/api/operations.js';
 import { useConsole } from '../console-context.js';
+import { labelOf } from '../labels.js';
 import { Badge, jpeg, Motivo, Verdict } from '../ui/status.js';
 
 type Dni = ResponseOf<'extractDni'>;
@@ -18,7 +19,7 @@ function fieldValue(info: Info, name: string): string | null {
 
 /** A DNI reading: verdict, fields with source and validity, portrait, barcode and MRZ. */
 export function DniResult({ data, compact = false }: { data: Dni; compact?: boolean }) {
-  const { t } = useConsole();
+  const { t, locale } = useConsole();
   const info = data.documentInfo;
   return (
     <div className="dni-result">
@@ -29,7 +30,7 @@ export function DniResult({ data, compact = false }: { data: Dni; compact?: bool
       >
         {data.suggestedAction !== 'NONE' && (
           <p>
-            {t('dni.action')}: {data.suggestedAction}
+            {t('dni.action')}: {labelOf(locale, 'value', data.suggestedAction)}
           </p>
         )}
         <Motivo motivo={data.motivo} />
@@ -50,15 +51,27 @@ export function DniResult({ data, compact = false }: { data: Dni; compact?: bool
             <tbody>
               {Object.entries(info.fields).map(([name, detail]) => (
                 <tr key={name} data-field={name}>
-                  <th scope="row">{name}</th>
+                  <th scope="row">{labelOf(locale, 'field', name)}</th>
                   <td>{fieldValue(info, name) ?? t('common.none')}</td>
                   <td>{detail.source}</td>
                   <td>
                     <Badge on={detail.valid}>{detail.valid ? t('common.yes') : t('common.no')}</Badge>
                   </td>
-                  <td title={detail.motivo}>{detail.agreement}</td>
+                  <td title={detail.motivo}>{labelOf(locale, 'value', detail.agreement)}</td>
                 </tr>
               ))}
+              {(['address', 'placeOfBirth'] as const)
+                .filter((name) => info[name] && !(name in info.fields))
+                .map((name) => (
+                  <tr key={name} data-field={name}>
+                    <th scope="row">{labelOf(locale, 'field', name)}</th>
+                    <td>{info[name]}</td>
+                    <td>OCR</td>
+                    <td colSpan={2}>
+                      {t('common.confidence')} {Math.round(info.addressConfidence)}
+                    </td>
+                  </tr>
+                ))}
             </tbody>
           </table>
           {info.face && (

@@ -1,12 +1,13 @@
 import type { ResponseOf } from '../../../common/api/operations.js';
 import { useConsole } from '../console-context.js';
+import { labelOf } from '../labels.js';
 import { Badge, Bar } from '../ui/status.js';
 
 type Properties = NonNullable<ResponseOf<'extractFace'>['properties']>;
 
 /** Attributes, emotions, traits and the quality gates, as bars and badges. */
 export function FaceProperties({ properties }: { properties: Properties }) {
-  const { t } = useConsole();
+  const { t, locale } = useConsole();
   const { quality, traits, emotion, gender, expression, position } = properties;
   return (
     <div className="properties">
@@ -35,9 +36,13 @@ export function FaceProperties({ properties }: { properties: Properties }) {
           <dt>{t('extract.age')}</dt>
           <dd>{properties.age !== null ? Math.round(properties.age) : t('common.none')}</dd>
           <dt>{t('extract.gender')}</dt>
-          <dd>{gender ? `${gender.type} (${Math.round(gender.confidence)})` : t('common.none')}</dd>
+          <dd>{gender ? `${labelOf(locale, 'value', gender.type)} (${Math.round(gender.confidence)})` : t('common.none')}</dd>
           <dt>{t('extract.expression')}</dt>
-          <dd>{expression ? `${expression.type} (${Math.round(expression.confidence)})` : t('common.none')}</dd>
+          <dd>
+            {expression
+              ? `${labelOf(locale, 'value', expression.type)} (${Math.round(expression.confidence)})`
+              : t('common.none')}
+          </dd>
           <dt>{t('extract.pose')}</dt>
           <dd>
             {Math.round(position.yaw)}° / {Math.round(position.pitch)}° / {Math.round(position.roll)}°
@@ -50,7 +55,7 @@ export function FaceProperties({ properties }: { properties: Properties }) {
         <section aria-label={t('extract.emotions')}>
           <h3>{t('extract.emotions')}</h3>
           {Object.entries(emotion).map(([name, value]) => (
-            <Bar key={name} label={name} value={value} />
+            <Bar key={name} label={labelOf(locale, 'emotion', name)} value={value} />
           ))}
         </section>
       )}
@@ -62,14 +67,14 @@ export function FaceProperties({ properties }: { properties: Properties }) {
               .filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean')
               .map(([name, on]) => (
                 <Badge key={name} on={on}>
-                  {name}
+                  {labelOf(locale, 'trait', name)}
                 </Badge>
               ))}
           </p>
           {Object.entries(traits)
             .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
             .map(([name, value]) => (
-              <Bar key={name} label={name} value={value} />
+              <Bar key={name} label={labelOf(locale, 'trait', name)} value={value} />
             ))}
         </section>
       )}

@@ -1,0 +1,141 @@
+import type { Locale } from './i18n.js';
+
+/**
+ * Names of the station's data keys (DNI fields, emotions, traits, quality gates) for people.
+ * A key the station adds later shows as itself until it gets a name here.
+ */
+type Names = Record<string, string>;
+
+const ES: Record<'field' | 'emotion' | 'trait' | 'value', Names> = {
+  field: {
+    documentNumber: 'Número de DNI',
+    surname: 'Apellido',
+    givenNames: 'Nombres',
+    sex: 'Sexo',
+    dateOfBirth: 'Fecha de nacimiento',
+    expirationDate: 'Vencimiento',
+    issuingDate: 'Fecha de emisión',
+    order: 'Número de trámite',
+    sequence: 'Ejemplar',
+    nationality: 'Nacionalidad',
+    issuingCountry: 'País emisor',
+    cuilNumber: 'CUIL',
+    address: 'Domicilio',
+    placeOfBirth: 'Lugar de nacimiento',
+  },
+  emotion: {
+    anger: 'Enojo',
+    disgust: 'Desagrado',
+    fear: 'Miedo',
+    happiness: 'Alegría',
+    neutral: 'Neutral',
+    sadness: 'Tristeza',
+    surprise: 'Sorpresa',
+  },
+  trait: {
+    ambosOjosCerrados: 'Ambos ojos cerrados',
+    leftEyeClosed: 'Ojo izquierdo cerrado',
+    rightEyeClosed: 'Ojo derecho cerrado',
+    lookingDownward: 'Mira hacia abajo',
+    lookingFront: 'Mira al frente',
+    lookingLeft: 'Mira a la izquierda',
+    lookingRight: 'Mira a la derecha',
+    lookingUpward: 'Mira hacia arriba',
+    beard: 'Barba',
+    darkGlasses: 'Anteojos oscuros',
+    glasses: 'Anteojos',
+    hat: 'Gorro',
+    mustache: 'Bigote',
+    openMouth: 'Boca abierta',
+  },
+  value: {
+    MALE: 'Masculino',
+    FEMALE: 'Femenino',
+    UNKNOWN: 'Desconocido',
+    NEUTRAL: 'Neutral',
+    SMILE: 'Sonrisa',
+    SMILE_OPENED_JAW: 'Sonrisa con boca abierta',
+    FROWNING: 'Ceño fruncido',
+    RAISED_BROWS: 'Cejas levantadas',
+    SQUINT: 'Ojos entrecerrados',
+    EYES_AWAY: 'Mirada desviada',
+    AGREE: 'Coinciden',
+    DISAGREE: 'No coinciden',
+    SINGLE_SOURCE: 'Una sola fuente',
+    NONE: 'Ninguna',
+    RESCAN: 'Volver a escanear',
+    RESCAN_FRONT: 'Volver a escanear el frente',
+    RESCAN_BACK: 'Volver a escanear el dorso',
+    RETRY: 'Reintentar',
+  },
+};
+
+const EN: typeof ES = {
+  field: {
+    documentNumber: 'DNI number',
+    surname: 'Surname',
+    givenNames: 'Given names',
+    sex: 'Sex',
+    dateOfBirth: 'Date of birth',
+    expirationDate: 'Expiry date',
+    issuingDate: 'Issue date',
+    order: 'Procedure number',
+    sequence: 'Copy',
+    nationality: 'Nationality',
+    issuingCountry: 'Issuing country',
+    cuilNumber: 'CUIL',
+    address: 'Address',
+    placeOfBirth: 'Place of birth',
+  },
+  emotion: {
+    anger: 'Anger',
+    disgust: 'Disgust',
+    fear: 'Fear',
+    happiness: 'Happiness',
+    neutral: 'Neutral',
+    sadness: 'Sadness',
+    surprise: 'Surprise',
+  },
+  trait: {
+    ambosOjosCerrados: 'Both eyes closed',
+    leftEyeClosed: 'Left eye closed',
+    rightEyeClosed: 'Right eye closed',
+    lookingDownward: 'Looking down',
+    lookingFront: 'Looking ahead',
+    lookingLeft: 'Looking left',
+    lookingRight: 'Looking right',
+    lookingUpward: 'Looking up',
+    beard: 'Beard',
+    darkGlasses: 'Dark glasses',
+    glasses: 'Glasses',
+    hat: 'Hat',
+    mustache: 'Moustache',
+    openMouth: 'Open mouth',
+  },
+  value: {
+    MALE: 'Male',
+    FEMALE: 'Female',
+    UNKNOWN: 'Unknown',
+    NEUTRAL: 'Neutral',
+    SMILE: 'Smile',
+    SMILE_OPENED_JAW: 'Open-mouthed smile',
+    FROWNING: 'Frowning',
+    RAISED_BROWS: 'Raised brows',
+    SQUINT: 'Squinting',
+    EYES_AWAY: 'Looking away',
+    AGREE: 'Agree',
+    DISAGREE: 'Disagree',
+    SINGLE_SOURCE: 'Single source',
+    NONE: 'None',
+    RESCAN: 'Scan again',
+    RESCAN_FRONT: 'Scan the front again',
+    RESCAN_BACK: 'Scan the back again',
+    RETRY: 'Try again',
+  },
+};
+
+export type LabelGroup = keyof typeof ES;
+
+export function labelOf(locale: Locale, group: LabelGroup, key: string): string {
+  return (locale === 'en' ? EN : ES)[group][key] ?? key;
+}
