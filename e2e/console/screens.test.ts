@@ -85,6 +85,8 @@ describe('operator console screens, in Spanish', () => {
       expect(await verdict()).toBe('OK');
       await expect(page.getByLabel('DNI / idPersona').inputValue()).resolves.toBe(person.documentNumber);
       await uploadFace('fr-obama.jpg');
+      await page.getByRole('button', { name: 'Comparar el rostro con la foto del DNI' }).click();
+      await page.locator('[data-testid=verdict][data-status=CHECK_CONFIDENCE]').waitFor({ timeout: STEP });
       await page.getByRole('button', { name: 'Enrolar', exact: true }).click();
       await page.locator('[data-testid=verdict][data-status=SUCCESS]').waitFor({ timeout: STEP });
       expect(await page.getByText('Persona enrolada').isVisible()).toBe(true);

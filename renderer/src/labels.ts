@@ -6,7 +6,7 @@ import type { Locale } from './i18n.js';
  */
 type Names = Record<string, string>;
 
-const ES: Record<'field' | 'emotion' | 'trait' | 'value', Names> = {
+const ES: Record<'field' | 'emotion' | 'trait' | 'value' | 'status', Names> = {
   field: {
     documentNumber: 'Número de DNI',
     surname: 'Apellido',
@@ -67,6 +67,26 @@ const ES: Record<'field' | 'emotion' | 'trait' | 'value', Names> = {
     RESCAN_FRONT: 'Volver a escanear el frente',
     RESCAN_BACK: 'Volver a escanear el dorso',
     RETRY: 'Reintentar',
+  },
+  status: {
+    FACE_NOT_DETECTED: 'No se detectó un rostro',
+    TEMPLATE_MULTIPLE_FACES: 'Hay más de un rostro',
+    INTRATEMPLATE_FACE_MISMATCH: 'Las fotos muestran personas distintas',
+    BAD_TEMPLATE: 'La captura no es válida',
+    LOW_QUALITY: 'Calidad insuficiente',
+    BAD_ILLUMINATION: 'Iluminación inadecuada',
+    FACE_TOO_SMALL: 'El rostro es muy chico: acérquese a la cámara',
+    BAD_POSE: 'Mire de frente a la cámara',
+    WITHOUT_TEMPLATE: 'La persona no tiene muestras enroladas',
+    INEXISTENT: 'La persona no está enrolada',
+    WITHOUT_IMAGES: 'Faltan imágenes',
+    IMAGE_WITHOUT_FACE: 'La foto de referencia no tiene un rostro',
+    SPOOF: 'El documento parece una reproducción',
+    FRONT_FACE_NOT_FOUND: 'No se encontró la foto en el frente',
+    FRONT_FACE_BAD_ILLUMINATION: 'La foto del frente tiene mala iluminación',
+    NEITHER_MRZ_NOR_PDF417_DETECTED: 'No se encontró ni el código PDF417 ni la zona MRZ',
+    NOT_ARGENTINA_ID: 'No es un DNI argentino',
+    EXCEPTION: 'Error al leer el documento',
   },
 };
 
@@ -132,10 +152,35 @@ const EN: typeof ES = {
     RESCAN_BACK: 'Scan the back again',
     RETRY: 'Try again',
   },
+  status: {
+    FACE_NOT_DETECTED: 'No face detected',
+    TEMPLATE_MULTIPLE_FACES: 'More than one face',
+    INTRATEMPLATE_FACE_MISMATCH: 'The photos show different people',
+    BAD_TEMPLATE: 'The capture is not valid',
+    LOW_QUALITY: 'Quality too low',
+    BAD_ILLUMINATION: 'Poor lighting',
+    FACE_TOO_SMALL: 'The face is too small: come closer to the camera',
+    BAD_POSE: 'Look straight at the camera',
+    WITHOUT_TEMPLATE: 'The person has no enrolled samples',
+    INEXISTENT: 'The person is not enrolled',
+    WITHOUT_IMAGES: 'Images are missing',
+    IMAGE_WITHOUT_FACE: 'The reference photo has no face',
+    SPOOF: 'The document looks like a reproduction',
+    FRONT_FACE_NOT_FOUND: 'No photo found on the front',
+    FRONT_FACE_BAD_ILLUMINATION: 'The front photo is poorly lit',
+    NEITHER_MRZ_NOR_PDF417_DETECTED: 'Neither the PDF417 barcode nor the MRZ was found',
+    NOT_ARGENTINA_ID: 'Not an Argentine DNI',
+    EXCEPTION: 'The document could not be read',
+  },
 };
 
 export type LabelGroup = keyof typeof ES;
 
 export function labelOf(locale: Locale, group: LabelGroup, key: string): string {
   return (locale === 'en' ? EN : ES)[group][key] ?? key;
+}
+
+/** The people's words for a result code, when it has some. */
+export function statusText(locale: Locale, status: string): string | null {
+  return (locale === 'en' ? EN : ES).status[status] ?? null;
 }

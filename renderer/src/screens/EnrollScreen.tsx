@@ -3,7 +3,7 @@ import type { ResponseOf } from '../../../common/api/operations.js';
 import type { CapturedDocument, CapturedFace } from '../capture/index.js';
 import { useConsole } from '../console-context.js';
 import { DocumentInput, FaceInput } from '../ui/face-input.js';
-import { Busy, ErrorAlert, Motivo, Verdict } from '../ui/status.js';
+import { Bar, Busy, ErrorAlert, Motivo, Verdict } from '../ui/status.js';
 import { useOperation } from '../ui/use-operation.js';
 import { DniResult } from './DniResult.js';
 
@@ -46,8 +46,12 @@ export function EnrollScreen() {
   const [duplicates, setDuplicates] = useState(true);
   const dni = useOperation('extractDni');
   const enroll = useOperation('enroll');
+  const compare = useOperation('matchDniFace');
+  const [card, setCard] = useState<CapturedDocument | null>(null);
 
   async function readDni(doc: CapturedDocument) {
+    setCard(doc);
+    compare.reset();
     const data = await dni.run({ template: doc.template });
     const number = data?.documentInfo?.documentNumber;
     if (number) setIdPersona(number);
@@ -78,7 +82,47 @@ export function EnrollScreen() {
           {t('common.idPersona')}
           <input value={idPersona} onChange={(e) => setIdPersona(e.target.value)} required maxLength={128} />
         </label>
-        <FaceInput face={face} onFace={setFace} disabled={enroll.busy} />
+        <FaceInput
+          face={face}
+          onFace={(f) => {
+            setFace(f);
+            compare.reset();
+          }}
+          disabled={enroll.busy}
+        />
+        {card && face && dni.data?.documentInfo?.face && (
+          <button
+            type="button"
+            disabled={compare.busy}
+            onClick={() => void compare.run({ documentTemplate: card.template, template: face.template })}
+          >
+            {t('enroll.compare')}
+          </button>
+        )}
+        {compare.busy && <Busy />}
+        <ErrorAlert error={compare.error} />
+        {compare.data && (
+          <Verdict
+            tone={compare.data.status === 'CHECK_CONFIDENCE' ? 'ok' : compare.data.status === 'NOT_VERIFIED' ? 'bad' : 'warn'}
+            title={
+              compare.data.status === 'CHECK_CONFIDENCE'
+                ? t('enroll.compareOk')
+                : compare.data.status === 'NOT_VERIFIED'
+                  ? t('enroll.compareNo')
+                  : t('enroll.compareFailed')
+            }
+            status={compare.data.status}
+          >
+            {compare.data.confidence !== undefined && (
+              <Bar
+                label={t('common.confidence')}
+                value={compare.data.confidence}
+                {...(compare.data.threshold !== undefined ? { mark: compare.data.threshold } : {})}
+              />
+            )}
+            <Motivo motivo={compare.data.motivo} />
+          </Verdict>
+        )}
         <label className="check">
           <input type="checkbox" checked={duplicates} onChange={(e) => setDuplicates(e.target.checked)} />
           {t('enroll.duplicates')}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useConsole } from '../console-context.js';
+import { statusText } from '../labels.js';
 
 /** Shown while a call runs: a spinner and words, announced to screen readers. */
 export function Busy({ label }: { label?: string }) {
@@ -25,12 +26,17 @@ export type Tone = 'ok' | 'bad' | 'warn';
 
 /** The big result a counter operator reads at a glance: green accepted, red rejected, amber retry. */
 export function Verdict({ tone, title, status, children }: { tone: Tone; title: string; status: string; children?: ReactNode }) {
+  const { locale } = useConsole();
+  const text = statusText(locale, status);
   return (
     <section className={`verdict verdict-${tone}`} role="status" data-testid="verdict" data-status={status}>
       <p className="verdict-title">
         <span aria-hidden="true">{tone === 'ok' ? '✔' : tone === 'bad' ? '✖' : '⚠'}</span> {title}
       </p>
-      <p className="verdict-code">{status}</p>
+      <p className="verdict-code">
+        <code>{status}</code>
+        {text && text !== title ? ` · ${text}` : ''}
+      </p>
       {children}
     </section>
   );
