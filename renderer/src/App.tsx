@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ConsoleContext, type ConsoleContextValue } from './console-context.js';
-import { loadLocale, saveLocale, translator, type Locale } from './i18n.js';
-import { loadPrefs, savePrefs, type DeskPrefs } from './prefs.js';
+import { translator, type Locale } from './i18n.js';
+import { loadLocale, loadPrefs, saveLocale, savePrefs, type DeskPrefs } from './prefs.js';
 import { LoginScreen } from './screens/LoginScreen.js';
 import { Shell } from './screens/Shell.js';
 import { clearToken, loadToken, saveToken } from './session.js';
@@ -38,6 +38,8 @@ export function App() {
     return (
       <LoginScreen
         t={t}
+        locale={locale}
+        onLocale={changeLocale}
         onLogin={(next) => {
           saveToken(next);
           setToken(next);

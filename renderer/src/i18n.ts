@@ -331,25 +331,13 @@ const en: Record<MessageKey, string> = {
   'audit.http': 'HTTP',
 };
 
-const DICTIONARIES: Record<Locale, Record<MessageKey, string>> = { 'es-AR': es, en };
+export const DICTIONARIES: Record<Locale, Record<MessageKey, string>> = { 'es-AR': es, en };
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
 export function translator(locale: Locale): Translate {
   const dict = DICTIONARIES[locale];
   return (key, params) => dict[key].replace(/\{(\w+)\}/g, (m, name: string) => String(params?.[name] ?? m));
-}
-
-const LOCALE_KEY = 'enrolla.locale';
-
-/** The operator's language choice outlives the session: it belongs to the desk, not the token. */
-export function loadLocale(): Locale {
-  const saved = localStorage.getItem(LOCALE_KEY);
-  return saved === 'en' || saved === 'es-AR' ? saved : 'es-AR';
-}
-
-export function saveLocale(locale: Locale): void {
-  localStorage.setItem(LOCALE_KEY, locale);
 }
 
 export function formatNumber(locale: Locale, value: number, digits = 1): string {

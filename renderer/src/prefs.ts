@@ -1,5 +1,7 @@
+import type { Locale } from './i18n.js';
+
 /**
- * Per-desk preferences kept in this browser: thresholds sent as request parameters (unset means
+ * Per-desk preferences kept in this browser (language too): thresholds sent as request parameters (unset means
  * the station's default) and the camera to use. They never reach the station's configuration.
  */
 export interface DeskPrefs {
@@ -43,4 +45,16 @@ export function savePrefs(prefs: DeskPrefs): void {
 /** `{ threshold }` when the desk overrides the station's default, otherwise nothing. */
 export function thresholdParam(value: number | undefined): { threshold?: number } {
   return value === undefined ? {} : { threshold: value };
+}
+
+const LOCALE_KEY = 'enrolla.locale';
+
+/** The operator's language choice outlives the session: it belongs to the desk, not the token. */
+export function loadLocale(): Locale {
+  const saved = localStorage.getItem(LOCALE_KEY);
+  return saved === 'en' || saved === 'es-AR' ? saved : 'es-AR';
+}
+
+export function saveLocale(locale: Locale): void {
+  localStorage.setItem(LOCALE_KEY, locale);
 }

@@ -1,9 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { callOperation, StationError } from '../api/client.js';
-import type { Translate } from '../i18n.js';
+import type { Locale, Translate } from '../i18n.js';
+import { LanguageSelect } from '../ui/language-select.js';
 
 /** The operator pastes an API token; it is checked against the station before it is kept. */
-export function LoginScreen({ onLogin, t }: { onLogin: (token: string) => void; t: Translate }) {
+export function LoginScreen({
+  onLogin,
+  t,
+  locale,
+  onLocale,
+}: {
+  onLogin: (token: string) => void;
+  t: Translate;
+  locale: Locale;
+  onLocale: (locale: Locale) => void;
+}) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -27,6 +38,7 @@ export function LoginScreen({ onLogin, t }: { onLogin: (token: string) => void; 
 
   return (
     <main className="login">
+      <LanguageSelect locale={locale} t={t} onLocale={onLocale} />
       <h1>Enrolla</h1>
       <p>{t('app.subtitle')}</p>
       <form onSubmit={submit}>

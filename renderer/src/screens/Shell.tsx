@@ -1,7 +1,8 @@
 import type { JSX } from 'react';
 import { useConsole } from '../console-context.js';
-import { LOCALES, type Locale } from '../i18n.js';
+import type { Locale } from '../i18n.js';
 import { ROUTES, useRoute, type Route } from '../router.js';
+import { LanguageSelect } from '../ui/language-select.js';
 import { AntispoofScreen } from './AntispoofScreen.js';
 import { AuditScreen } from './AuditScreen.js';
 import { DniScreen } from './DniScreen.js';
@@ -26,8 +27,6 @@ const SCREENS: Record<Route, () => JSX.Element> = {
   auditoria: AuditScreen,
 };
 
-const LANGUAGE_NAMES: Record<Locale, string> = { 'es-AR': 'Español (AR)', en: 'English' };
-
 /** Header, navigation and the current screen. */
 export function Shell({ onLogout, onLocale }: { onLogout: () => void; onLocale: (locale: Locale) => void }) {
   const { t, locale } = useConsole();
@@ -38,16 +37,7 @@ export function Shell({ onLogout, onLocale }: { onLogout: () => void; onLocale: 
       <header className="topbar">
         <h1>Enrolla</h1>
         <span className="subtitle">{t('app.subtitle')}</span>
-        <label className="lang">
-          {t('app.language')}
-          <select value={locale} onChange={(e) => onLocale(e.target.value as Locale)}>
-            {LOCALES.map((l) => (
-              <option key={l} value={l}>
-                {LANGUAGE_NAMES[l]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LanguageSelect locale={locale} t={t} onLocale={onLocale} />
         <button type="button" onClick={onLogout}>
           {t('app.logout')}
         </button>
