@@ -198,14 +198,14 @@ describe('operator console screens, in Spanish', () => {
       await go('galeria');
       expect(await page.getByTestId('persons-total').textContent()).toBe('3 personas enroladas');
       await page.getByLabel('Buscar por prefijo de idPersona').fill(person.documentNumber.slice(0, 4));
-      await page.getByTestId('persons-total').filter({ hasText: '1 personas' }).waitFor();
+      await page.getByTestId('persons-total').filter({ hasText: '1 persona enrolada' }).waitFor();
       await page.getByRole('button', { name: `Abrir ${person.documentNumber}` }).click();
       await page.getByTestId('person-panel').locator('img.thumb').first().waitFor();
       await page.screenshot({ path: screenshotPath('console-galeria'), fullPage: true });
       await page.getByRole('button', { name: 'Eliminar', exact: true }).click();
       await page.getByRole('button', { name: `Confirmar eliminación de ${person.documentNumber}` }).click();
       await page.getByText(`${person.documentNumber} eliminada`).waitFor();
-      await page.getByTestId('persons-total').filter({ hasText: '0 personas' }).waitFor();
+      await page.getByTestId('persons-total').filter({ hasText: '0 personas enroladas' }).waitFor();
       const got = await t.post(OPERATIONS.getPerson.path, { idPersona: person.documentNumber }, t.token(['enroll']));
       expect(got.json()).toMatchObject({ data: { status: 'INEXISTENT' } });
     },

@@ -114,7 +114,7 @@ export function GalleryScreen() {
       <ErrorAlert error={list.error} />
       {data && (
         <>
-          <p data-testid="persons-total">{t('gallery.total', { n: data.total })}</p>
+          <p data-testid="persons-total">{data.total === 1 ? t('gallery.totalOne') : t('gallery.total', { n: data.total })}</p>
           {data.persons.length === 0 && <p>{t('gallery.empty')}</p>}
           <div className="columns">
             <ul className="persons">
