@@ -193,7 +193,7 @@ describe('station surface', () => {
   it('reports the settings in force: loopback only, default thresholds', async () => {
     const res = expectEnvelope(await t.post(OPERATIONS.stationSettings.path, {}), 200);
     expect(res.data).toMatchObject({
-      network: { host: '127.0.0.1', lanExposed: false, tls: true },
+      network: { host: '127.0.0.1', port: t.station.port, lanExposed: false, tls: true },
       matching: { verifyFmr: 1e-3, verifyThreshold: 36, spoofThreshold: 50 },
     });
   });

@@ -9,7 +9,9 @@ export interface StationInfo {
   startedAt: string;
   engines: () => Record<string, 'ready' | 'loading' | 'unavailable'>;
   tls: { enabled: boolean; fingerprint256: string | null };
-  config: Pick<StationConfig, 'host' | 'port' | 'matching'>;
+  config: Pick<StationConfig, 'host' | 'matching'>;
+  /** The port actually listened on (the configured one may be 0: any free port). */
+  port: () => number;
 }
 
 const LOOPBACK = /^(127\.|::1$|localhost$)/;
@@ -33,7 +35,7 @@ export function adminOperations(store: StationStore, tokens: TokenService, info:
       status: 'SUCCESS',
       network: {
         host: info.config.host,
-        port: info.config.port,
+        port: info.port(),
         lanExposed: !LOOPBACK.test(info.config.host),
         tls: info.tls.enabled,
       },
