@@ -95,7 +95,7 @@ export function TokensScreen() {
               <th scope="col">{t('tokens.scopes')}</th>
               <th scope="col">{t('gallery.created')}</th>
               <th scope="col">{t('tokens.lastUsed')}</th>
-              <th scope="col">{t('common.status')}</th>
+              <th scope="col">{t('tokens.state')}</th>
               <th scope="col" />
             </tr>
           </thead>
