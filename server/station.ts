@@ -81,6 +81,7 @@ export async function startStation(config: StationConfig, options: StationOption
     const index = await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, { threads: 2 });
     closables.push(() => index.close());
     store.forEachEmbedding(FACE_MODEL_ID, (idPersona, embedding) => index.add(idPersona, embedding));
+    let listeningPort = config.port;
     const handlers: OperationHandlers = {
       ...galleryOperations(store, index),
       ...adminOperations(store, tokens, {
@@ -88,6 +89,8 @@ export async function startStation(config: StationConfig, options: StationOption
         startedAt,
         engines: () => ({ face: faceEngine?.state ?? 'unavailable', document: documentEngine?.state ?? 'unavailable' }),
         tls: { enabled: tls !== null, fingerprint256: tls?.fingerprint256 ?? null },
+        config,
+        port: () => listeningPort,
       }),
       ...(faceEngine ? faceOperations({ engine: faceEngine, store, index, policy }) : {}),
       ...(documentEngine ? documentOperations({ engine: documentEngine, face: faceEngine, policy }) : {}),
@@ -118,6 +121,7 @@ export async function startStation(config: StationConfig, options: StationOption
       });
     });
     const port = (server.address() as AddressInfo).port;
+    listeningPort = port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
     logger.info({ url, fingerprint256: tls?.fingerprint256, dataDir: config.dataDir }, 'estación lista');

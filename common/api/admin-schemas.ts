@@ -123,6 +123,26 @@ export const stationStatusResponseSchema = z.object({
   tls: z.object({ enabled: z.boolean(), fingerprint256: z.string().nullable() }),
 });
 
+/** What the console shows on its settings screen; changed through configuration (docs/configuration.md). */
+export const stationSettingsResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  txId: txIdField,
+  network: z.object({
+    host: z.string(),
+    port: z.number().int(),
+    lanExposed: z.boolean().meta({ description: 'Si la estación escucha en otras interfaces además de loopback.' }),
+    tls: z.boolean(),
+  }),
+  matching: z.object({
+    verifyFmr: z.number(),
+    verifyThreshold: z.number().meta({ description: 'Confianza 0-100 mínima por defecto para verificar (1:1).' }),
+    identifyFpir: z.number(),
+    enrollMinQuality: z.number(),
+    enrollMinIod: z.number(),
+    spoofThreshold: z.number(),
+  }),
+});
+
 export type TokenInfo = z.infer<typeof tokenInfoSchema>;
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export type PersonSummary = z.infer<typeof personSummarySchema>;

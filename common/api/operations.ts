@@ -168,6 +168,15 @@ export const OPERATIONS = {
     request: admin.stationStatusRequestSchema,
     response: admin.stationStatusResponseSchema,
   }),
+  stationSettings: op({
+    id: 'stationSettings',
+    path: '/biometria/admin/ajustes-estacion',
+    scope: 'admin',
+    tag: 'Administración',
+    summary: 'Ajustes vigentes de la estación: exposición en la red y umbrales por defecto (solo lectura).',
+    request: admin.stationStatusRequestSchema,
+    response: admin.stationSettingsResponseSchema,
+  }),
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;

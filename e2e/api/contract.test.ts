@@ -189,6 +189,14 @@ describe('station surface', () => {
     const res = expectEnvelope(await t.post(OPERATIONS.stationStatus.path, {}), 200);
     expect(res.data).toMatchObject({ tls: { enabled: true, fingerprint256: t.station.fingerprint256 } });
   });
+
+  it('reports the settings in force: loopback only, default thresholds', async () => {
+    const res = expectEnvelope(await t.post(OPERATIONS.stationSettings.path, {}), 200);
+    expect(res.data).toMatchObject({
+      network: { host: '127.0.0.1', port: t.station.port, lanExposed: false, tls: true },
+      matching: { verifyFmr: 1e-3, verifyThreshold: 36, spoofThreshold: 50 },
+    });
+  });
 });
 
 describe('failed authentication throttling', () => {

@@ -38,7 +38,7 @@ describe('operator console served by the station', () => {
     await page.getByLabel('Token de API').fill(t.token(['enroll']));
     await page.getByRole('button', { name: 'Ingresar' }).click();
     await page.getByTestId('persons-total').waitFor();
-    expect(await page.getByTestId('persons-total').textContent()).toBe('1 personas enroladas');
+    expect(await page.getByTestId('persons-total').textContent()).toBe('1 persona enrolada');
     expect(await page.getByText('27123456').isVisible()).toBe(true);
     await page.screenshot({ path: screenshotPath('console-gallery') });
     expect(external).toEqual([]);

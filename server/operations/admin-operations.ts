@@ -1,4 +1,6 @@
 import type { TokenService } from '../auth/tokens.js';
+import type { StationConfig } from '../config/schema.js';
+import { thresholdForFmr } from '../matching/calibration.js';
 import type { OperationHandlers } from '../http/operation-route.js';
 import type { StationStore } from '../store/store.js';
 
@@ -7,7 +9,12 @@ export interface StationInfo {
   startedAt: string;
   engines: () => Record<string, 'ready' | 'loading' | 'unavailable'>;
   tls: { enabled: boolean; fingerprint256: string | null };
+  config: Pick<StationConfig, 'host' | 'matching'>;
+  /** The port actually listened on (the configured one may be 0: any free port). */
+  port: () => number;
 }
+
+const LOOPBACK = /^(127\.|::1$|localhost$)/;
 
 /** Tokens, audit log and station status, for holders of the `admin` scope. */
 export function adminOperations(store: StationStore, tokens: TokenService, info: StationInfo): OperationHandlers {
@@ -23,6 +30,19 @@ export function adminOperations(store: StationStore, tokens: TokenService, info:
       persons: store.countPersons(),
       engines: info.engines(),
       tls: info.tls,
+    }),
+    stationSettings: () => ({
+      status: 'SUCCESS',
+      network: {
+        host: info.config.host,
+        port: info.port(),
+        lanExposed: !LOOPBACK.test(info.config.host),
+        tls: info.tls.enabled,
+      },
+      matching: {
+        ...info.config.matching,
+        verifyThreshold: Math.round(thresholdForFmr(info.config.matching.verifyFmr) * 10) / 10,
+      },
     }),
   };
 }

@@ -1,8 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { callOperation, StationError } from '../api/client.js';
+import type { Locale, Translate } from '../i18n.js';
+import { LanguageSelect } from '../ui/language-select.js';
 
 /** The operator pastes an API token; it is checked against the station before it is kept. */
-export function LoginScreen({ onLogin }: { onLogin: (token: string) => void }) {
+export function LoginScreen({
+  onLogin,
+  t,
+  locale,
+  onLocale,
+}: {
+  onLogin: (token: string) => void;
+  t: Translate;
+  locale: Locale;
+  onLocale: (locale: Locale) => void;
+}) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -26,10 +38,11 @@ export function LoginScreen({ onLogin }: { onLogin: (token: string) => void }) {
 
   return (
     <main className="login">
+      <LanguageSelect locale={locale} t={t} onLocale={onLocale} />
       <h1>Enrolla</h1>
-      <p>Consola del operador</p>
+      <p>{t('app.subtitle')}</p>
       <form onSubmit={submit}>
-        <label htmlFor="token">Token de API</label>
+        <label htmlFor="token">{t('login.token')}</label>
         <input
           id="token"
           type="password"
@@ -39,7 +52,7 @@ export function LoginScreen({ onLogin }: { onLogin: (token: string) => void }) {
           placeholder="enr_…"
         />
         <button type="submit" disabled={busy || value.trim() === ''}>
-          {busy ? 'Verificando…' : 'Ingresar'}
+          {busy ? t('login.checking') : t('login.submit')}
         </button>
         {error && (
           <p role="alert" className="error">
