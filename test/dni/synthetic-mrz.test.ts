@@ -30,7 +30,8 @@ async function crop(image: Buffer, box: Box, w: number, h: number): Promise<Buff
     .toBuffer();
 }
 
-describe('synthetic card backs: render -> MRZ OCR -> parse == ground truth', () => {
+// OCR over 4 cards x many degradations: minutes on a loaded 2-core machine, seconds on a quiet one.
+describe('synthetic card backs: render -> MRZ OCR -> parse == ground truth', { timeout: 240_000 }, () => {
   it('reads every field with valid check digits, clean and mildly degraded', async () => {
     const cards: RenderedCard[] = [];
     for (const person of Object.values(PEOPLE)) cards.push(await renderBack2012(person));

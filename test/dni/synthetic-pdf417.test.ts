@@ -8,7 +8,8 @@ const TODAY = new Date(2025, 5, 1);
 
 const expected = (p: DniPerson, side: string) => payloadFieldsOf(p, side === 'front-2012' ? 'front-2012' : 'back-2009');
 
-describe('synthetic cards: render -> PDF417 decode -> parse == ground truth', () => {
+// Many decodes: minutes on a loaded 2-core machine, seconds on a quiet one.
+describe('synthetic cards: render -> PDF417 decode -> parse == ground truth', { timeout: 240_000 }, () => {
   it('reads every field of both layouts, clean and degraded', async () => {
     const cards: RenderedCard[] = [];
     for (const person of Object.values(PEOPLE)) {
