@@ -10,6 +10,13 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',
+    // The console, and the standalone page of the capture components (docs/capture-components.md).
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        capture: fileURLToPath(new URL('capture.html', import.meta.url)),
+      },
+    },
   },
   esbuild: { jsx: 'automatic' },
 });

@@ -1,0 +1,26 @@
+import path from 'node:path';
+import express, { type RequestHandler } from 'express';
+
+/**
+ * The browser capture components' models, served by the station itself (`/modelos/human/…`,
+ * `/modelos/tfjs-wasm/…`): nothing is fetched from the internet. They are public model files,
+ * so no token is asked, and other front ends on the LAN may load them (CORS, CORP).
+ */
+export const MODEL_ROUTE = '/modelos';
+const PUBLIC_FOLDERS = ['human', 'tfjs-wasm'] as const;
+
+export function modelFiles(modelsDir: string): RequestHandler {
+  const router = express.Router();
+  router.use((_req, res, next) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    next();
+  });
+  for (const folder of PUBLIC_FOLDERS) {
+    router.use(
+      `/${folder}`,
+      express.static(path.join(modelsDir, folder), { index: false, fallthrough: true, maxAge: '1d', dotfiles: 'ignore' }),
+    );
+  }
+  return router;
+}
