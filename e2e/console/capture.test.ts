@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -18,6 +19,7 @@ import { FIXTURES, fixture } from '../helpers/templates.js';
 let t: TestStation;
 let browser: Browser;
 let blankBrowser: Browser;
+let cardBrowser: Browser;
 let tmp: string;
 
 /** A y4m clip of black frames: the camera sees no one. */
@@ -32,16 +34,56 @@ function blackClip(file: string): void {
   writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`), frame, frame]));
 }
 
+/** RGB pixels to a y4m clip (I420, BT.601 studio range, as Chromium reads it) of `frames` identical frames. */
+function y4mClip(file: string, rgb: Buffer, width: number, height: number, frames: number): void {
+  const y = Buffer.alloc(width * height);
+  const u = Buffer.alloc((width / 2) * (height / 2));
+  const v = Buffer.alloc((width / 2) * (height / 2));
+  for (let i = 0; i < width * height; i++) {
+    const [r, g, b] = [rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!];
+    y[i] = Math.round(16 + (219 / 255) * (0.299 * r + 0.587 * g + 0.114 * b));
+    const x = i % width;
+    const row = Math.floor(i / width);
+    if (x % 2 === 0 && row % 2 === 0) {
+      const c = (row / 2) * (width / 2) + x / 2;
+      u[c] = Math.round(128 + (224 / 255) * (-0.1687 * r - 0.3313 * g + 0.5 * b));
+      v[c] = Math.round(128 + (224 / 255) * (0.5 * r - 0.4187 * g - 0.0813 * b));
+    }
+  }
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, u, v]);
+  const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F5:1 Ip A1:1 C420jpeg\n`);
+  writeFileSync(file, Buffer.concat([header, ...Array.from({ length: frames }, () => frame)]));
+}
+
+/** A 1280x720 camera view of a synthetic DNI front held inside the outline, on a dark desk. */
+async function cardClip(file: string, card: Buffer): Promise<void> {
+  const [width, height] = [1280, 720];
+  const inner = await sharp(card).resize({ width: 880 }).png().toBuffer();
+  const meta = await sharp(inner).metadata();
+  const { data } = await sharp({ create: { width, height, channels: 3, background: { r: 48, g: 52, b: 60 } } })
+    .composite([{ input: inner, left: (width - 880) / 2, top: Math.round((height - meta.height!) / 2) }])
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  y4mClip(file, data, width, height, 3);
+}
+
+const person = PEOPLE.ordinary!;
+
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'enrolla-capture-'));
   t = await startTestStation({}, { consoleDir: path.join(packageRoot(), 'dist', 'renderer'), waitForEngines: true });
   browser = await launchBrowser({ fakeVideo: path.join(FIXTURES, 'video', 'real2_640x480_15fps_6s.mjpeg') });
   blackClip(path.join(tmp, 'black.y4m'));
   blankBrowser = await launchBrowser({ fakeVideo: path.join(tmp, 'black.y4m') });
+  const front = await renderFront2012(person, { portraitPhoto: Buffer.from(fixture('human-stock-emotions-a-1.jpg')) });
+  await cardClip(path.join(tmp, 'card.y4m'), front.image);
+  cardBrowser = await launchBrowser({ fakeVideo: path.join(tmp, 'card.y4m') });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
   await blankBrowser?.close();
+  await cardBrowser?.close();
   await t?.stop();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
@@ -59,9 +101,28 @@ async function openHarness(b: Browser, query: string): Promise<{ page: Page; ext
   return { page, external, errors };
 }
 
+describe('guidance models served by the station', () => {
+  it('serves Human and TensorFlow.js WebAssembly files at /modelos/ without a token, to any LAN origin, and nothing else', async () => {
+    const model = await t.send('/modelos/human/blazeface.json');
+    expect(model.status).toBe(200);
+    expect(model.headers['access-control-allow-origin']).toBe('*');
+    expect(model.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    const wasm = await t.send('/modelos/tfjs-wasm/tfjs-backend-wasm-simd.wasm');
+    expect(wasm.status).toBe(200);
+    expect(wasm.headers['content-type']).toBe('application/wasm');
+    for (const hidden of [
+      '/modelos/face-api/face_recognition_model.bin',
+      '/modelos/manifest.json',
+      '/modelos/human/../manifest.json',
+    ]) {
+      expect((await t.send(hidden)).status, hidden).toBe(404);
+    }
+  });
+});
+
 describe('capture components (standalone page, fake camera)', () => {
   it('captures a face sequence automatically that extraer-datos-rostro-UI accepts', async () => {
-    const { page, external, errors } = await openHarness(browser, 'only=face');
+    const { page, external, errors } = await openHarness(browser, 'only=face&backend=wasm');
     const guidance = page.getByTestId('face-capture-guidance');
     await page.waitForSelector('[data-testid="face-capture-guidance"]:not([data-phase="loading"])', { timeout: 120_000 });
     await page.getByTestId('harness-face-template').waitFor({ timeout: 120_000 });
@@ -71,6 +132,8 @@ describe('capture components (standalone page, fake camera)', () => {
     const decoded = await decodeTemplate(template, 'face');
     expect(decoded.frames.length).toBe(5);
     expect(decoded.device.kind).toBe('camera');
+    // Headless Chromium here has no GPU: the WebAssembly backend is the one that must work.
+    expect(decoded.settings.guidanceBackend).toBe('wasm');
     expect(decoded.frames.map((f) => f.offsetMs)).toEqual([...decoded.frames.map((f) => f.offsetMs)].sort((a, b) => a! - b!));
 
     const response = await t.post(OPERATIONS.extractFace.path, { template }, t.token(['extract']));
@@ -83,12 +146,12 @@ describe('capture components (standalone page, fake camera)', () => {
   it('says no face is in view when the camera shows nothing, and captures nothing by itself', async () => {
     const { page, external } = await openHarness(blankBrowser, 'only=face&locale=en');
     const guidance = page.getByTestId('face-capture-guidance');
-    await page.waitForFunction(
-      () => Number(document.querySelector('[data-testid="face-capture-guidance"]')?.getAttribute('data-analysed')) >= 5,
-      undefined,
-      { timeout: 120_000 },
-    );
+    await expect
+      .poll(async () => Number(await guidance.getAttribute('data-analysed')), { timeout: 120_000, interval: 250 })
+      .toBeGreaterThanOrEqual(5);
     expect(await guidance.getAttribute('data-state')).toBe('no-face');
+    // Whatever this Chromium offers (WebGL here through its software renderer, else WebAssembly).
+    expect(['webgl', 'wasm']).toContain(await guidance.getAttribute('data-backend'));
     expect(await guidance.getAttribute('data-phase')).toBe('live');
     expect(await guidance.textContent()).toBe('No face in view: look at the camera.');
     await page.screenshot({ path: screenshotPath('capture-face-no-face') });
@@ -97,7 +160,6 @@ describe('capture components (standalone page, fake camera)', () => {
   }, 300_000);
 
   it('builds a document template from uploaded front and back that extraer-datos-dni-UI reads', async () => {
-    const person = PEOPLE.ordinary!;
     const front = await renderFront2012(person, { portraitPhoto: Buffer.from(fixture('human-stock-emotions-a-1.jpg')) });
     const back = await renderBack2012(person);
     writeFileSync(path.join(tmp, 'front.png'), front.image);
@@ -117,6 +179,31 @@ describe('capture components (standalone page, fake camera)', () => {
     const response = await t.post(OPERATIONS.extractDni.path, { template }, t.token(['document']));
     const data = expectEnvelope(response, 200).data as ResponseOf<'extractDni'>;
     expect(data).toMatchObject({ status: 'OK', pdf417Detected: true, mrzDetected: true });
+    expect(data.documentInfo).toMatchObject({ documentNumber: person.documentNumber, surname: person.surname });
+    expect(external).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 300_000);
+
+  it('captures a steady card from the camera by itself; the station reads its PDF417', async () => {
+    const { page, external, errors } = await openHarness(cardBrowser, 'only=document');
+    const preview = page.getByTestId('document-capture-front-preview');
+    await preview.waitFor({ timeout: 120_000 });
+    expect(await preview.getAttribute('data-source')).toBe('camera');
+    // The same card stays in view: the back is not taken from it, however long it stays.
+    await page.locator('[data-testid="document-capture-guidance"][data-state="ok"]').waitFor();
+    await page.waitForTimeout(1500);
+    expect(await page.getByTestId('document-capture-back-preview').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('capture-document-camera') });
+    await page.getByTestId('document-capture-done').click();
+    await page.getByTestId('harness-document-template').waitFor();
+    const template = await page.getByTestId('harness-document-template').inputValue();
+    const decoded = await decodeTemplate(template, 'document');
+    expect(decoded.frames.map((f) => [f.side, f.width, f.height])).toEqual([['front', 1280, 720]]);
+    expect(decoded.device.kind).toBe('camera');
+
+    const response = await t.post(OPERATIONS.extractDni.path, { template }, t.token(['document']));
+    const data = expectEnvelope(response, 200).data as ResponseOf<'extractDni'>;
+    expect(data).toMatchObject({ pdf417Detected: true });
     expect(data.documentInfo).toMatchObject({ documentNumber: person.documentNumber, surname: person.surname });
     expect(external).toEqual([]);
     expect(errors).toEqual([]);

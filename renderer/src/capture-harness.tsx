@@ -1,11 +1,18 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { DocumentCapture, FaceCapture, type CapturedDocument, type CapturedFace, type Locale } from './capture/index.js';
+import {
+  configureCapture,
+  DocumentCapture,
+  FaceCapture,
+  type CapturedDocument,
+  type CapturedFace,
+  type Locale,
+} from './capture/index.js';
 
 /**
  * Standalone page for the capture components (`/capture.html`): try them on a station, and the
  * page the e2e test drives with Chromium's fake camera. The templates appear as text to copy.
- * `?locale=en`, `?only=face|document`, `?frames=N`.
+ * `?locale=en`, `?only=face|document`, `?frames=N`, `?backend=wasm|webgl`.
  */
 function Harness() {
   const params = new URLSearchParams(window.location.search);
@@ -36,7 +43,13 @@ function Harness() {
           {doc ? (
             <p>
               {doc.back ? 'front + back' : 'front'} · {doc.template.length} chars
-              <textarea readOnly data-testid="harness-document-template" value={doc.template} rows={3} style={{ width: '100%' }} />
+              <textarea
+                readOnly
+                data-testid="harness-document-template"
+                value={doc.template}
+                rows={3}
+                style={{ width: '100%' }}
+              />
             </p>
           ) : null}
         </section>
@@ -44,6 +57,9 @@ function Harness() {
     </main>
   );
 }
+
+const backend = new URLSearchParams(window.location.search).get('backend');
+if (backend === 'wasm' || backend === 'webgl') configureCapture({ backend });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import express, { type RequestHandler } from 'express';
+import { ApiError } from './api-error.js';
 
 /**
  * The browser capture components' models, served by the station itself (`/modelos/human/…`,
@@ -22,5 +23,9 @@ export function modelFiles(modelsDir: string): RequestHandler {
       express.static(path.join(modelsDir, folder), { index: false, fallthrough: true, maxAge: '1d', dotfiles: 'ignore' }),
     );
   }
+  // Anything else under /modelos/ is not public (and must not fall through to the console).
+  router.use((req) => {
+    throw new ApiError('NOT_FOUND', `No existe el recurso ${MODEL_ROUTE}${req.path}.`);
+  });
   return router;
 }

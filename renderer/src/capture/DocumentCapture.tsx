@@ -1,11 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { encodeTemplate } from '../../../common/uitemplate/index.js';
-import {
-  cardOutline,
-  DOCUMENT_STEADY_FRAMES,
-  documentGuidance,
-  type DocumentGuidanceState,
-} from './document-guidance.js';
+import { cardOutline, DOCUMENT_STEADY_FRAMES, documentGuidance, type DocumentGuidanceState } from './document-guidance.js';
 import { canvasToJpeg, dataUrlOf, deviceInfo, drawFrame, fileToFrame, greyOf, mimeOf } from './frame-io.js';
 import { motion, regionStats, sharpness, type GreyPlane } from './frame-stats.js';
 import { DOCUMENT_MESSAGES, LABELS, type Locale } from './messages.js';
@@ -49,6 +44,8 @@ export function DocumentCapture(props: DocumentCaptureProps) {
   const [guidance, setGuidance] = useState<DocumentGuidanceState>('no-card');
   const [fileError, setFileError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The stage takes the video's proportions, so the outline drawn over it is the region measured.
+  const [aspect, setAspect] = useState('4 / 3');
   const side: Side | null = !images.front ? 'front' : !images.back ? 'back' : null;
   const { videoRef, error: cameraError, label } = useCamera(deviceId, side !== null, 'environment');
   const forceRef = useRef(false);
@@ -74,7 +71,8 @@ export function DocumentCapture(props: DocumentCaptureProps) {
           const state = documentGuidance({
             ...regionStats(grey, outline),
             sharpness: sharpness(grey, outline),
-            motion: previous ? motion(previous, grey) : 255,
+            // No previous frame is no evidence of motion (and must not arm the next side).
+            motion: previous ? motion(previous, grey) : 0,
           });
           previous = grey;
           setGuidance(state);
@@ -132,23 +130,42 @@ export function DocumentCapture(props: DocumentCaptureProps) {
   };
 
   const retake = (which: Side) => setImages((prev) => ({ ...prev, [which]: undefined }));
-  const outline = cardOutline(100, 75);
+  const [aw, ah] = aspect.split(' / ').map(Number) as [number, number];
+  // The outline in percent of the stage: cardOutline on the video's own size, scaled to 100.
+  const box = cardOutline(aw, ah);
+  const outline = {
+    x: (box.x / aw) * 100,
+    y: (box.y / ah) * 100,
+    width: (box.width / aw) * 100,
+    height: (box.height / ah) * 100,
+  };
 
   return (
     <div style={s.root} data-component="enrolla-document-capture">
       {side ? (
         <>
           <strong>{side === 'front' ? text.front : text.back}</strong>
-          <div style={s.stage}>
-            <video ref={videoRef} data-testid="document-capture-video" style={s.video} muted playsInline autoPlay />
+          <div style={{ ...s.stage, aspectRatio: aspect }}>
+            <video
+              ref={videoRef}
+              data-testid="document-capture-video"
+              style={s.video}
+              muted
+              playsInline
+              autoPlay
+              onLoadedMetadata={(e) => {
+                const v = e.currentTarget;
+                if (v.videoWidth && v.videoHeight) setAspect(`${v.videoWidth} / ${v.videoHeight}`);
+              }}
+            />
             <div
               aria-hidden="true"
               style={{
                 position: 'absolute',
                 left: `${outline.x}%`,
-                top: `${(outline.y / 75) * 100}%`,
+                top: `${outline.y}%`,
                 width: `${outline.width}%`,
-                height: `${(outline.height / 75) * 100}%`,
+                height: `${outline.height}%`,
                 border: `3px dashed ${guidance === 'ok' ? '#1a9c4a' : '#ffffff'}`,
                 borderRadius: '4%',
                 boxShadow: '0 0 0 999px rgba(0,0,0,0.35)',
@@ -180,7 +197,13 @@ export function DocumentCapture(props: DocumentCaptureProps) {
         {(['front', 'back'] as const).map((which) =>
           images[which] ? (
             <figure key={which} style={{ margin: 0 }}>
-              <img src={images[which].url} alt={which === 'front' ? text.front : text.back} style={s.thumb} />
+              <img
+                src={images[which].url}
+                alt={which === 'front' ? text.front : text.back}
+                data-testid={`document-capture-${which}-preview`}
+                data-source={images[which].source}
+                style={s.thumb}
+              />
               <figcaption>
                 <button type="button" onClick={() => retake(which)}>
                   {text.retry}
@@ -205,11 +228,21 @@ export function DocumentCapture(props: DocumentCaptureProps) {
         ) : null}
         <label style={s.fileLabel}>
           {text.uploadFront}
-          <input type="file" accept="image/jpeg,image/png,image/*" data-testid="document-capture-front-file" onChange={(e) => void onFile('front')(e)} />
+          <input
+            type="file"
+            accept="image/jpeg,image/png,image/*"
+            data-testid="document-capture-front-file"
+            onChange={(e) => void onFile('front')(e)}
+          />
         </label>
         <label style={s.fileLabel}>
           {text.uploadBack}
-          <input type="file" accept="image/jpeg,image/png,image/*" data-testid="document-capture-back-file" onChange={(e) => void onFile('back')(e)} />
+          <input
+            type="file"
+            accept="image/jpeg,image/png,image/*"
+            data-testid="document-capture-back-file"
+            onChange={(e) => void onFile('back')(e)}
+          />
         </label>
         <button type="button" data-testid="document-capture-done" disabled={!canFinish || busy} onClick={() => void finish()}>
           {images.back || requireBack ? text.done : text.skipBack}

@@ -53,6 +53,7 @@ export function FaceCapture(props: FaceCaptureProps) {
   const [fileError, setFileError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   const [analysed, setAnalysed] = useState(0);
+  const [backendName, setBackendName] = useState('none');
   const live = !disabled && phase !== 'done';
   const { videoRef, error: cameraError, label } = useCamera(deviceId, live, 'user');
   const overlayRef = useRef<HTMLCanvasElement>(null);
@@ -93,6 +94,7 @@ export function FaceCapture(props: FaceCaptureProps) {
         const loaded = await loadDetector();
         human = loaded.human;
         backend = loaded.backend;
+        setBackendName(backend);
       } catch (e) {
         if (!cancelled) setDetectorError(e instanceof Error ? e.message : String(e));
       }
@@ -117,7 +119,13 @@ export function FaceCapture(props: FaceCaptureProps) {
             : ('no-face' as const);
           setGuidance(state);
           setAnalysed((n) => n + 1);
-          drawOverlay(overlayRef.current, frame.width, frame.height, faces.map((f) => f.box), state === 'ok');
+          drawOverlay(
+            overlayRef.current,
+            frame.width,
+            frame.height,
+            faces.map((f) => f.box),
+            state === 'ok',
+          );
           const step = sequence.next(state, performance.now());
           if (step.action === 'record') {
             frames.push({ data: await canvasToJpeg(frame), offsetMs: step.offsetMs, state, iod: face?.iod ?? 0 });
@@ -191,6 +199,7 @@ export function FaceCapture(props: FaceCaptureProps) {
         data-state={guidance}
         data-phase={phase}
         data-analysed={analysed}
+        data-backend={backendName}
         role="status"
         aria-live="polite"
         style={{ ...s.guidance, ...(guidance === 'ok' || phase === 'done' ? s.guidanceOk : {}) }}
@@ -238,7 +247,13 @@ export function FaceCapture(props: FaceCaptureProps) {
   );
 }
 
-function drawOverlay(canvas: HTMLCanvasElement | null, width: number, height: number, boxes: { x: number; y: number; width: number; height: number }[], ok: boolean): void {
+function drawOverlay(
+  canvas: HTMLCanvasElement | null,
+  width: number,
+  height: number,
+  boxes: { x: number; y: number; width: number; height: number }[],
+  ok: boolean,
+): void {
   if (!canvas) return;
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;

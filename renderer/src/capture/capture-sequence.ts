@@ -15,10 +15,7 @@ export interface SequencePolicy {
 
 export const DEFAULT_SEQUENCE: SequencePolicy = { maxFrames: 5, stableFrames: 3, intervalMs: 250 };
 
-export type SequenceStep =
-  | { action: 'wait' }
-  | { action: 'record'; offsetMs: number }
-  | { action: 'finish' };
+export type SequenceStep = { action: 'wait' } | { action: 'record'; offsetMs: number } | { action: 'finish' };
 
 export class CaptureSequence {
   private goodStreak = 0;

@@ -10,7 +10,7 @@ describe('documentGuidance', () => {
   });
   it('names each fault', () => {
     expect(documentGuidance({ ...good, brightness: 0.05 })).toBe('too-dark');
-    expect(documentGuidance({ ...good, clipped: 0.5 })).toBe('too-bright');
+    expect(documentGuidance({ ...good, clipped: 0.7 })).toBe('too-bright');
     expect(documentGuidance({ ...good, contrast: 0.01 })).toBe('no-card');
     expect(documentGuidance({ ...good, motion: 20 })).toBe('moving');
     expect(documentGuidance({ ...good, sharpness: 5 })).toBe('blurry');
@@ -51,6 +51,11 @@ describe('frame measures', () => {
     const a = plane(4, 4, () => 100);
     const b = plane(4, 4, () => 110);
     expect(motion(a, b)).toBe(10);
-    expect(motion(a, plane(2, 2, () => 100))).toBe(255);
+    expect(
+      motion(
+        a,
+        plane(2, 2, () => 100),
+      ),
+    ).toBe(255);
   });
 });

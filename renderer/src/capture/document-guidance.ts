@@ -29,8 +29,10 @@ export interface DocumentGuidanceThresholds {
 export const DEFAULT_DOCUMENT_THRESHOLDS: DocumentGuidanceThresholds = {
   minContrast: 0.06,
   minBrightness: 0.15,
-  maxBrightness: 0.92,
-  maxClipped: 0.25,
+  // A white card under good light saturates much of its area; only a card that is almost all
+  // blown out (glare, or a lamp straight above) is refused.
+  maxBrightness: 0.95,
+  maxClipped: 0.5,
   minSharpness: 60,
   maxMotion: 4,
 };

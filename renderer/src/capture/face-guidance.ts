@@ -98,10 +98,7 @@ export function confidentFaces(faces: readonly FaceObservation[], minScore: numb
  * The one thing to fix first, in the order a person can act on it: find the face, then
  * light, distance, position, pose, and finally eyes.
  */
-export function faceGuidance(
-  metrics: FaceFrameMetrics,
-  t: FaceGuidanceThresholds = DEFAULT_FACE_THRESHOLDS,
-): FaceGuidanceState {
+export function faceGuidance(metrics: FaceFrameMetrics, t: FaceGuidanceThresholds = DEFAULT_FACE_THRESHOLDS): FaceGuidanceState {
   const faces = confidentFaces(metrics.faces, t.minScore);
   const face = faces[0];
   if (!face) return 'no-face';

@@ -1,6 +1,6 @@
 import type { Config, FaceResult, Human } from '@vladmandic/human';
 import type { FaceObservation } from './face-guidance.js';
-import { modelBase } from './model-route.js';
+import { forcedBackend, modelBase } from './model-route.js';
 
 export type GuidanceBackend = 'webgl' | 'wasm';
 
@@ -58,7 +58,7 @@ let shared: Promise<{ human: Human; backend: GuidanceBackend }> | null = null;
 export function loadDetector(): Promise<{ human: Human; backend: GuidanceBackend }> {
   shared ??= (async () => {
     const { Human } = await import('@vladmandic/human');
-    const backend = pickBackend();
+    const backend = forcedBackend() ?? pickBackend();
     const human = new Human(guidanceConfig(backend, modelBase()));
     await human.load();
     await human.tf.ready();
