@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -207,5 +209,39 @@ describe('capture components (standalone page, fake camera)', () => {
     expect(data.documentInfo).toMatchObject({ documentNumber: person.documentNumber, surname: person.surname });
     expect(external).toEqual([]);
     expect(errors).toEqual([]);
+  }, 300_000);
+
+  it('embeds in a page of another origin on the LAN as one module: models from the station, template OK', async () => {
+    // A front end of its own (http://localhost is a secure context), loading the station's module.
+    const html = `<!doctype html><html><body><div id="face"></div><textarea id="out"></textarea>
+<script type="module">
+import { mountFaceCapture } from '${t.station.url}/embed/enrolla-capture.js';
+mountFaceCapture(document.getElementById('face'), {
+  locale: 'en', maxFrames: 3,
+  onCapture: (face) => { const out = document.getElementById('out'); out.value = face.template; out.dataset.frames = String(face.frames); },
+});
+</script></body></html>`;
+    const host: Server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(html));
+    await new Promise<void>((resolve) => host.listen(0, 'localhost', resolve));
+    try {
+      const origin = `http://localhost:${(host.address() as AddressInfo).port}`;
+      const page = await (await newContext(browser)).newPage();
+      const foreign: string[] = [];
+      const errors: string[] = [];
+      page.on('request', (r) => {
+        if (![t.station.url, origin, 'data:', 'blob:'].some((p) => r.url().startsWith(p))) foreign.push(r.url());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${origin}/`);
+      await page.locator('#out[data-frames="3"]').waitFor({ timeout: 120_000 });
+      await page.screenshot({ path: screenshotPath('capture-embedded-other-origin') });
+      const template = await page.locator('#out').inputValue();
+      const response = await t.post(OPERATIONS.extractFace.path, { template }, t.token(['extract']));
+      expect((expectEnvelope(response, 200).data as ResponseOf<'extractFace'>).status).toBe('OK');
+      expect(foreign).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      host.close();
+    }
   }, 300_000);
 });

@@ -14,7 +14,7 @@ import type { TokenService } from '../auth/tokens.js';
 import { ApiError } from './api-error.js';
 import { createAuthenticator } from './authenticate.js';
 import { operationRoute, type OperationHandlers } from './operation-route.js';
-import { MODEL_ROUTE, modelFiles } from './model-files.js';
+import { crossOrigin, MODEL_ROUTE, modelFiles } from './model-files.js';
 import { sendFailure, sendSuccess } from './respond.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -62,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.modelsDir) app.use(MODEL_ROUTE, modelFiles(deps.modelsDir));
   if (deps.consoleDir && existsSync(path.join(deps.consoleDir, 'index.html'))) {
     const dir = deps.consoleDir;
+    app.use('/embed', crossOrigin);
     app.use(express.static(dir, { index: 'index.html', fallthrough: true, maxAge: 0 }));
     app.get('/{*spa}', (_req, res) => res.sendFile(path.join(dir, 'index.html')));
   }

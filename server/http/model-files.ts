@@ -10,13 +10,16 @@ import { ApiError } from './api-error.js';
 export const MODEL_ROUTE = '/modelos';
 const PUBLIC_FOLDERS = ['human', 'tfjs-wasm'] as const;
 
+/** Public files other LAN origins may load: the models, and the embeddable components (/embed/). */
+export const crossOrigin: RequestHandler = (_req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  next();
+};
+
 export function modelFiles(modelsDir: string): RequestHandler {
   const router = express.Router();
-  router.use((_req, res, next) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    next();
-  });
+  router.use(crossOrigin);
   for (const folder of PUBLIC_FOLDERS) {
     router.use(
       `/${folder}`,
