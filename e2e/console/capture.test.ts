@@ -192,7 +192,8 @@ describe('capture components (standalone page, fake camera)', () => {
     await preview.waitFor({ timeout: 120_000 });
     expect(await preview.getAttribute('data-source')).toBe('camera');
     // The same card stays in view: the back is not taken from it, however long it stays.
-    await page.locator('[data-testid="document-capture-guidance"][data-state="ok"]').waitFor();
+    await page.locator('[data-testid="document-capture-guidance"][data-state="ok"][data-awaiting-flip="true"]').waitFor();
+    expect(await page.getByTestId('document-capture-guidance').textContent()).toBe('Dé vuelta el documento y muestre el dorso.');
     await page.waitForTimeout(1500);
     expect(await page.getByTestId('document-capture-back-preview').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('capture-document-camera') });

@@ -42,6 +42,7 @@ export function DocumentCapture(props: DocumentCaptureProps) {
   const text = LABELS[locale];
   const [images, setImages] = useState<Partial<Record<Side, SideImage>>>({});
   const [guidance, setGuidance] = useState<DocumentGuidanceState>('no-card');
+  const [awaitingFlip, setAwaitingFlip] = useState(false);
   const [fileError, setFileError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // The stage takes the video's proportions, so the outline drawn over it is the region measured.
@@ -77,6 +78,7 @@ export function DocumentCapture(props: DocumentCaptureProps) {
           previous = grey;
           setGuidance(state);
           if (state !== 'ok') armed = true;
+          setAwaitingFlip(!armed);
           steady = state === 'ok' && armed ? steady + 1 : 0;
           if (steady >= DOCUMENT_STEADY_FRAMES || forceRef.current) {
             forceRef.current = false;
@@ -175,11 +177,12 @@ export function DocumentCapture(props: DocumentCaptureProps) {
           <p
             data-testid="document-capture-guidance"
             data-state={guidance}
+            data-awaiting-flip={awaitingFlip}
             role="status"
             aria-live="polite"
-            style={{ ...s.guidance, ...(guidance === 'ok' ? s.guidanceOk : {}) }}
+            style={{ ...s.guidance, ...(guidance === 'ok' && !awaitingFlip ? s.guidanceOk : {}) }}
           >
-            {DOCUMENT_MESSAGES[locale][guidance]}
+            {awaitingFlip ? text.flip : DOCUMENT_MESSAGES[locale][guidance]}
           </p>
           {cameraError ? (
             <p role="alert" style={s.error}>
