@@ -9,6 +9,8 @@ export default defineConfig({
       'e2e/**/*.test.ts',
       'test/**/*.test.ts',
       'bench/**/*.test.ts',
+
+      'renderer/**/*.test.ts',
     ],
     pool: 'forks',
     // Two cores: more parallel files only add contention to the engines' timing.

@@ -105,6 +105,7 @@ export async function startStation(config: StationConfig, options: StationOption
       logger,
       handlers,
       consoleDir,
+      modelsDir,
       validateResponses: options.validateResponses ?? false,
     });
     const server: Server = tls

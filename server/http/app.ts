@@ -14,6 +14,7 @@ import type { TokenService } from '../auth/tokens.js';
 import { ApiError } from './api-error.js';
 import { createAuthenticator } from './authenticate.js';
 import { operationRoute, type OperationHandlers } from './operation-route.js';
+import { crossOrigin, MODEL_ROUTE, modelFiles } from './model-files.js';
 import { sendFailure, sendSuccess } from './respond.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -25,6 +26,8 @@ export interface AppDeps {
   handlers: OperationHandlers;
   /** Built console files to serve at `/`, or null. */
   consoleDir: string | null;
+  /** models/ folder: its browser-side guidance models are served at /modelos/, or null. */
+  modelsDir?: string | null;
   validateResponses?: boolean;
 }
 
@@ -56,8 +59,10 @@ export function createApp(deps: AppDeps): Express {
     throw new ApiError('NOT_FOUND', `No existe la operación ${req.baseUrl}${req.path}. La lista está en ${PUBLIC_PATHS.docs}.`);
   });
 
+  if (deps.modelsDir) app.use(MODEL_ROUTE, modelFiles(deps.modelsDir));
   if (deps.consoleDir && existsSync(path.join(deps.consoleDir, 'index.html'))) {
     const dir = deps.consoleDir;
+    app.use('/embed', crossOrigin);
     app.use(express.static(dir, { index: 'index.html', fallthrough: true, maxAge: 0 }));
     app.get('/{*spa}', (_req, res) => res.sendFile(path.join(dir, 'index.html')));
   }
