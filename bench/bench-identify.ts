@@ -20,7 +20,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { EMBEDDING_DIM } from '../server/engines/face/face-model.js';
 import { dot, normalize } from '../server/matching/similarity.js';
-import { QuantizedEmbeddingIndex, type SearchHit } from '../server/search/quantized-index.js';
+import { QuantizedEmbeddingIndex, type SearchHit, type SearchTrace } from '../server/search/quantized-index.js';
 import { instantiateKernel, kernelModule, wasm, WASM_PAGE } from '../server/search/wasm-kernel.js';
 import { packageRoot } from '../server/version.js';
 import { percentile, printTable } from './lib/metrics.js';
@@ -113,12 +113,16 @@ async function main() {
   for (let j = 0; j < Math.min(20, PROBES); j++) index.search(probes[j]!.vec, K);
   const times: number[] = [];
   const found: SearchHit[][] = [];
+  const traces: SearchTrace[] = [];
   for (const p of probes) {
     const t0 = performance.now();
     found.push(index.search(p.vec, K));
     times.push(performance.now() - t0);
+    traces.push(index.lastSearch);
   }
+  const mean = (f: (t: SearchTrace) => number) => round(traces.reduce((a, t) => a + f(t), 0) / traces.length, 1);
   const threadsUsed = index.threads;
+  const matrixBytes = index.matrixBytes;
   log(
     `searched ${PROBES} probes on ${threadsUsed} thread(s): p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
   );
@@ -208,7 +212,11 @@ async function main() {
     threads: threadsUsed,
     floats: FLOATS,
     index_rss_mb: mb(rss - rssBase),
-    matrix_mb: mb(N * SAMPLES * (Math.ceil(DIM / 32) * 32 * 1.5 + 4)),
+    matrix_mb: mb(matrixBytes),
+    first_pass_scans_mean: mean((t) => t.passes),
+    first_pass_rows_mean: mean((t) => t.firstPassRows),
+    reranked_rows_mean: mean((t) => t.rerankedRows),
+    searches_unsure: traces.filter((t) => t.unsure).length,
     max_ms: round(Math.max(...times), 3),
     max_score_diff_vs_exact: maxScoreDiff,
     planted_rank1_exact: round(planted / PROBES, 4),
