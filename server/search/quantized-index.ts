@@ -68,7 +68,7 @@ const C_BLOCK = 12;
 const C_MODE = 13;
 const WORKER_TIMEOUT_MS = 2000;
 
-const SNAPSHOT_MAGIC = 'ENRIDX03';
+const SNAPSHOT_MAGIC = 'ENRIDX04';
 const SNAPSHOT_HEADER = 64;
 
 /** 2-bit levels -3, -1, 1, 3 (code 0..3); the thresholds of the 4-level Lloyd-Max quantiser of a gaussian. */
@@ -146,6 +146,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private rowSlot = new Int32Array(0);
   private rowNext = new Int32Array(0);
   private rowHashes = new Int32Array(0);
+  /** Each row's 4-bit residual norm: its own error bound in the second pass. */
+  private rowErr4 = new Float32Array(0);
   private slotHead = new Int32Array(0);
   private slotLast = new Int32Array(0);
   private slotSamples = new Int32Array(0);
@@ -177,6 +179,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly firstPass: number;
   private readonly margin: number;
   private readonly vectorFile: string | undefined;
+  private adaptiveFirstPass: number;
   lastSearch: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
 
   constructor(
@@ -212,6 +215,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.shortlist = options.shortlist ?? 64;
     this.shortlistPerHit = options.shortlistPerHit ?? 8;
     this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? 2048);
+    this.adaptiveFirstPass = this.firstPass;
     this.margin = options.margin ?? 4;
     this.reserve(Math.max(1024, options.capacity ?? 0));
   }
@@ -316,6 +320,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.rowSlot = grow(this.rowSlot, capacity);
     this.rowNext = grow(this.rowNext, capacity);
     this.rowHashes = grow(this.rowHashes, capacity);
+    const err4 = new Float32Array(capacity);
+    err4.set(this.rowErr4);
+    this.rowErr4 = err4;
     this.capacity = capacity;
   }
 
@@ -405,7 +412,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const a2 = cy2 > 0 ? ss / cy2 : 0;
     const a4 = cy4 > 0 ? ss / cy4 : 0;
     this.err2Max = Math.max(this.err2Max, Math.sqrt(Math.max(0, a2 * a2 * cc2 - ss)));
-    this.err4Max = Math.max(this.err4Max, Math.sqrt(Math.max(0, a4 * a4 * cc4 - ss)));
+    const r4 = Math.sqrt(Math.max(0, a4 * a4 * cc4 - ss));
+    this.err4Max = Math.max(this.err4Max, r4);
+    this.rowErr4[row] = r4;
     this.alpha2Max = Math.max(this.alpha2Max, a2);
     const { u8, f32 } = this.views();
     // 2-bit: byte (row % 16) of each pair's 16 bytes in the row's block; low nibble for rows 0-15.
@@ -584,9 +593,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     // Error (one standard deviation) of each estimate: residual norm / sqrt(dpad), plus the
     // rounding of the 2-bit table (half a unit per pair).
     const e2 = Math.sqrt(this.err2Max ** 2 / this.dpad + (this.alpha2Max ** 2 * this.pairs) / 12 / (sLut * sLut || 1));
-    const e4 = this.err4Max / Math.sqrt(this.dpad);
     const extra = excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0;
-    let keep1 = this.firstPass;
+    let keep1 = this.adaptiveFirstPass;
     let keep2 = Math.max(this.shortlist, this.shortlistPerHit * k) + extra;
     const trace: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
     this.lastSearch = trace;
@@ -596,7 +604,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         first = this.firstPassRows(keep1);
         trace.passes++;
       }
-      const second = this.refine(first.rows, keep2);
+      const second = this.refine(first.rows, keep2, s16);
       const hits = this.rerank(q, second.rows, k, excludeSlot);
       trace.firstPassRows = first.rows.length;
       trace.refinedRows = first.rows.length;
@@ -607,10 +615,15 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       const short = hits.length < wanted;
       const sk = short ? -Infinity : hits[wanted - 1]!.score;
       const grow1 = short || first.cutoff / sLut > sk - this.margin * e2;
-      const grow2 = short || second.cutoff / s16 > sk - this.margin * e4;
+      const grow2 = short || second.cutoff > sk;
       const canGrow1 = keep1 < MAX_KEEP && first.full;
       const canGrow2 = second.rows.length < first.rows.length;
-      if (!grow1 && !grow2) return hits;
+      if (!grow1 && !grow2) {
+        // Start the next search where this one ended (galleries and probes change slowly), easing back down.
+        this.adaptiveFirstPass =
+          keep1 > this.adaptiveFirstPass ? keep1 : Math.max(this.firstPass, Math.floor(this.adaptiveFirstPass * 0.98));
+        return hits;
+      }
       if (grow2 && canGrow2) keep2 *= 2;
       else if (grow1 && canGrow1) {
         keep1 = Math.min(MAX_KEEP, keep1 * 4);
@@ -677,8 +690,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     return { rows, cutoff, full };
   }
 
-  /** The 4-bit score of each candidate; the `keep` best, and the best score of those left out. */
-  private refine(candidates: readonly number[], keep: number): { rows: number[]; cutoff: number } {
+  /**
+   * The 4-bit score of each candidate, raised by `margin` times its own error (residual norm /
+   * sqrt(dpad)): an upper bound of its exact score but with a negligible chance. Keeps the `keep`
+   * highest bounds; returns the highest bound left out (in score units).
+   */
+  private refine(candidates: readonly number[], keep: number, s16: number): { rows: number[]; cutoff: number } {
     const n = candidates.length;
     const buffer = this.memory.buffer;
     // The first pass's results are consumed: its area holds the list and the scores.
@@ -686,16 +703,19 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const scoresAt = this.resAt + THREADS_MAX * MAX_KEEP * 4;
     new Int32Array(buffer, listAt, n).set(candidates);
     this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, n, scoresAt);
-    const scores = new Float32Array(buffer, scoresAt, n);
     if (n <= keep) return { rows: [...candidates], cutoff: -Infinity };
-    const sorted = Float32Array.from(scores).sort();
+    const scores = new Float32Array(buffer, scoresAt, n);
+    const m = this.margin / Math.sqrt(this.dpad);
+    const bound = new Float32Array(n);
+    for (let i = 0; i < n; i++) bound[i] = scores[i]! / s16 + m * this.rowErr4[candidates[i]!]!;
+    const sorted = Float32Array.from(bound).sort();
     const thr = sorted[n - keep]!;
     let ties = keep;
-    for (let i = 0; i < n; i++) if (scores[i]! > thr) ties--;
+    for (let i = 0; i < n; i++) if (bound[i]! > thr) ties--;
     const rows: number[] = [];
     for (let i = 0; i < n; i++) {
-      const s = scores[i]!;
-      if (s > thr || (s === thr && ties-- > 0)) rows.push(candidates[i]!);
+      const b = bound[i]!;
+      if (b > thr || (b === thr && ties-- > 0)) rows.push(candidates[i]!);
     }
     return { rows, cutoff: sorted[n - keep - 1]! };
   }
@@ -748,6 +768,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       [idBytes, layout.ids],
       [new Uint8Array(person.buffer), layout.person],
       [new Uint8Array(this.rowHashes.buffer, 0, rows * 4), layout.hashes],
+      [new Uint8Array(this.rowErr4.buffer, 0, rows * 4), layout.errs],
       [new Uint8Array(buffer, this.scales2At, rows * 4), layout.scales2],
       [new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4],
       [new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs],
@@ -843,6 +864,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       part(new Uint8Array(person.buffer), layout.person);
       const hashes = new Int32Array(rows);
       part(new Uint8Array(hashes.buffer), layout.hashes);
+      const errs = new Float32Array(rows);
+      part(new Uint8Array(errs.buffer), layout.errs);
       // Reset, then fill the memory straight from the file.
       this.rowCount = 0;
       this.deadRows = 0;
@@ -871,6 +894,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
       this.rowSlot.set(person);
       this.rowHashes.set(hashes);
+      this.rowErr4.set(errs);
       this.rowCount = rows;
       this.samples = rows;
       for (let r = 0; r < rows; r++) this.slotSamples[person[r]!]!++;
@@ -903,13 +927,14 @@ function snapshotLayout(dpad: number, dim: number, rows: number, labelBytes: num
   const ids = label + labelBytes;
   const person = align(ids + idBytes, 64);
   const hashes = person + rows * 4;
-  const scales2 = hashes + rows * 4;
+  const errs = hashes + rows * 4;
+  const scales2 = errs + rows * 4;
   const scales4 = scales2 + rows * 4;
   const fs = align(scales4 + rows * 4, 64);
   const fsBytes = (align(rows, 32) * dpad) / 4;
   const codes = align(fs + fsBytes, 64);
   const floats = align(codes + (rows * dpad) / 2, 64);
-  return { label, ids, person, hashes, scales2, scales4, fs, fsBytes, codes, floats, end: floats + rows * dim * 4 };
+  return { label, ids, person, hashes, errs, scales2, scales4, fs, fsBytes, codes, floats, end: floats + rows * dim * 4 };
 }
 
 function readFully(fd: number, into: Uint8Array, position: number): void {

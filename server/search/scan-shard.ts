@@ -33,9 +33,33 @@ export function scanShard(
   const outScore = new Float32Array(buffer, out, block * 2);
   let n = 0;
   let thr = -Infinity;
+  const work = new Float32Array(cap);
+  // The k-th smallest of work[0..m) (quickselect, in place): linear, where sorting was most of the scan's overhead.
+  const select = (m: number, k: number): number => {
+    let lo = 0;
+    let hi = m - 1;
+    while (lo < hi) {
+      const pivot = work[(lo + hi) >> 1]!;
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (work[i]! < pivot) i++;
+        while (work[j]! > pivot) j--;
+        if (i <= j) {
+          const t = work[i]!;
+          work[i++] = work[j]!;
+          work[j--] = t;
+        }
+      }
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else return work[k]!;
+    }
+    return work[k]!;
+  };
   const prune = () => {
-    const sorted = cScore.slice(0, n).sort();
-    thr = sorted[n - keep]!;
+    work.set(cScore.subarray(0, n));
+    thr = select(n, n - keep);
     // Exactly `keep` rows stay: all above the threshold, then as many ties as fit (in one pass:
     // compacting first would overwrite ties not yet seen).
     let ties = keep;
