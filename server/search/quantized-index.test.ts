@@ -94,16 +94,21 @@ describe('wasm kernel', () => {
 });
 
 describe('QuantizedEmbeddingIndex', () => {
-  for (const [dim, firstPass] of [
-    [64, 2048],
-    [100, 2048],
-    [64, 32],
-    [100, 32],
+  for (const [dim, firstPass, bits] of [
+    [64, 2048, 2],
+    [100, 32, 2],
+    [64, 2048, 4],
+    [100, 32, 4],
   ] as const) {
-    it(`gives the exact brute-force top-k, ids and scores, at ${dim}-d, first pass of ${firstPass} rows`, () => {
+    it(`gives the exact brute-force top-k, ids and scores, at ${dim}-d, first pass of ${firstPass} rows over ${bits}-bit codes`, () => {
       const exact = new EmbeddingIndex(dim);
       // A short first pass and shortlist: the error bound has to widen them.
-      const fast = new QuantizedEmbeddingIndex(dim, { firstPass, shortlist: firstPass === 32 ? 8 : 64, shortlistPerHit: 1 });
+      const fast = new QuantizedEmbeddingIndex(dim, {
+        firstPass,
+        firstPassBits: bits,
+        shortlist: firstPass === 32 ? 8 : 64,
+        shortlistPerHit: 1,
+      });
       const g = gallery(dim, 3000, dim);
       for (const [id, list] of g) {
         exact.set(id, list);

@@ -32,8 +32,14 @@ export interface QuantizedIndexOptions {
   /** Rows re-ranked exactly at first: max(shortlist, shortlistPerHit * k); widened when the bound asks. */
   shortlist?: number;
   shortlistPerHit?: number;
-  /** Rows kept per thread by the 2-bit first pass at first; widened when the bound asks. */
+  /** Rows kept per thread by the first pass at first (2048 over 2-bit codes, 512 over 4-bit); widened when the bound asks. */
   firstPass?: number;
+  /**
+   * Codes scanned by the first pass: 2 bits (fast scan, the default from 256 padded dimensions) or
+   * 4 bits (below: at 128-d the 2-bit error is too wide against the spread of scores, and the
+   * 4-bit rows are only 64 bytes).
+   */
+  firstPassBits?: 2 | 4;
   /** Standard deviations of quantisation error a row must be below the k-th exact score to be left out (default 4). */
   margin?: number;
 }
@@ -178,6 +184,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly shortlistPerHit: number;
   private readonly firstPass: number;
   private readonly margin: number;
+  private readonly firstMode: 1 | 2;
   private readonly vectorFile: string | undefined;
   private adaptiveFirstPass: number;
   lastSearch: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
@@ -214,7 +221,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.parallelFrom = options.parallelFrom ?? 65536;
     this.shortlist = options.shortlist ?? 64;
     this.shortlistPerHit = options.shortlistPerHit ?? 8;
-    this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? 2048);
+    this.firstMode = (options.firstPassBits ?? (this.dpad >= 256 ? 2 : 4)) === 2 ? 2 : 1;
+    // The 4-bit error is about a third of the 2-bit one: a shorter first list suffices.
+    this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? (this.firstMode === 2 ? 2048 : 512));
     this.adaptiveFirstPass = this.firstPass;
     this.margin = options.margin ?? 4;
     this.reserve(Math.max(1024, options.capacity ?? 0));
@@ -592,7 +601,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const { s16, sLut } = this.prepareProbe(q);
     // Error (one standard deviation) of each estimate: residual norm / sqrt(dpad), plus the
     // rounding of the 2-bit table (half a unit per pair).
-    const e2 = Math.sqrt(this.err2Max ** 2 / this.dpad + (this.alpha2Max ** 2 * this.pairs) / 12 / (sLut * sLut || 1));
+    const e1 =
+      this.firstMode === 2
+        ? Math.sqrt(this.err2Max ** 2 / this.dpad + (this.alpha2Max ** 2 * this.pairs) / 12 / (sLut * sLut || 1))
+        : this.err4Max / Math.sqrt(this.dpad);
+    const unit1 = this.firstMode === 2 ? sLut : s16;
     const extra = excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0;
     let keep1 = this.adaptiveFirstPass;
     let keep2 = Math.max(this.shortlist, this.shortlistPerHit * k) + extra;
@@ -614,7 +627,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       // error exceeds `margin` standard deviations.
       const short = hits.length < wanted;
       const sk = short ? -Infinity : hits[wanted - 1]!.score;
-      const grow1 = short || first.cutoff / sLut > sk - this.margin * e2;
+      const grow1 = short || first.cutoff / unit1 > sk - this.margin * e1;
       const grow2 = short || second.cutoff > sk;
       const canGrow1 = keep1 < MAX_KEEP && first.full;
       const canGrow2 = second.rows.length < first.rows.length;
@@ -636,7 +649,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     }
   }
 
-  /** The 2-bit pass over every row: the best `keep` rows per thread and the score below which rows were left out. */
+  /** The first pass over every row (2-bit or 4-bit codes): the best `keep` rows per thread and the score below which rows were left out. */
   private firstPassRows(keep: number): { rows: number[]; cutoff: number; full: boolean } {
     const buffer = this.memory.buffer;
     const rows: number[] = [];
@@ -651,23 +664,26 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         cutoff = Math.max(cutoff, s[2 * count - 1]!);
       }
     };
+    const mode = this.firstMode;
+    const [q, matrix, scales] =
+      mode === 2 ? [this.lutAt, this.fsAt, this.scales2At] : [this.probeAt, this.codesAt, this.scales4At];
     const scan = (start: number, end: number, out: number, res: number) =>
-      scanShard(this.kernel, buffer, this.lutAt, this.fsAt, this.scales2At, start, end, keep, out, res, BLOCK, 2);
+      scanShard(this.kernel, buffer, q, matrix, scales, start, end, keep, out, res, BLOCK, mode);
     const control = this.control;
     const end = align(this.rowCount, 32);
     if (control && this.rowCount >= this.parallelFrom) {
       const half = Math.floor(this.rowCount / 2 / 32) * 32;
       const res1 = this.resAt + MAX_KEEP * 8;
-      control[C_Q] = this.lutAt;
-      control[C_ROWS] = this.fsAt;
-      control[C_SCALES] = this.scales2At;
+      control[C_Q] = q;
+      control[C_ROWS] = matrix;
+      control[C_SCALES] = scales;
       control[C_START] = half;
       control[C_END] = end;
       control[C_KEEP] = keep;
       control[C_OUT] = this.outAt + BLOCK * 8;
       control[C_RES] = res1;
       control[C_BLOCK] = BLOCK;
-      control[C_MODE] = 2;
+      control[C_MODE] = mode;
       const gen = Atomics.add(control, C_GEN, 1) + 1;
       Atomics.notify(control, C_GEN);
       collect(this.resAt, scan(0, half, this.outAt, this.resAt));
