@@ -576,10 +576,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     for (let i = 0; i < d; i++) this.qi16[i] = Math.round(y[i]! * s16);
     new Int16Array(this.memory.buffer, this.probeAt, d).set(this.qi16);
     // Entry c of pair g: y[2g] * level(c & 3) + y[2g+1] * level(c >> 2), level(x) = 2x - 3; scaled
-    // so that no int16 sum of `pairs` entries overflows.
+    // so that two entries add up exactly in int8 and no int16 sum of `pairs` entries overflows.
     let top = 0;
     for (let g = 0; g < this.pairs; g++) top = Math.max(top, 3 * (Math.abs(y[2 * g]!) + Math.abs(y[2 * g + 1]!)));
-    const limit = Math.min(127, Math.floor(32000 / this.pairs));
+    const limit = Math.min(63, Math.floor(16000 / this.pairs));
     const sLut = top > 0 ? limit / top : 0;
     const lut = this.lut;
     for (let g = 0; g < this.pairs; g++) {

@@ -123,6 +123,7 @@ const v128And = () => op.simd(0x4e);
 const i8x16ShrU = () => op.simd(0x6d);
 const i8x16Splat = () => op.simd(0x0f);
 const i16x8Add = () => op.simd(0x8e);
+const i8x16Add = () => op.simd(0x6e);
 const i32x4ExtendLowI16x8S = () => op.simd(0xa7);
 const i32x4ExtendHighI16x8S = () => op.simd(0xa8);
 const f32x4Add = () => op.simd(0xe4);
@@ -237,14 +238,14 @@ function scanBody(stride: number, nibbles: boolean): number[] {
  * Codes are stored per block of 32 rows, transposed: for each pair of dimensions g (a 4-bit code,
  * two 2-bit levels), 16 bytes whose byte j holds row j's code (low nibble) and row 16 + j's (high
  * nibble). The probe is a table of 16 int8 partial dot products per pair (`lut`, 16 bytes per g),
- * looked up for 16 rows at once by `i8x16.swizzle` and summed in int16 (the caller scales the table
- * so that no sum overflows). Score = sum * scale[row]; rows at or above `thr` go to `out` as in
+ * looked up for 16 rows at once by `i8x16.swizzle`, two pairs added in int8, then summed in int16
+ * (the caller keeps entries within +-63 and the sums within int16). Score = sum * scale[row]; rows at or above `thr` go to `out` as in
  * scanI8. `start` and `end` are multiples of 32.
  */
 function fastScanBody(pairs: number): number[] {
   const [lut, codes, scales, start, end, thr, out] = [0, 1, 2, 3, 4, 5, 6];
   const [row, p, n] = [7, 8, 9];
-  const [v, t, x, a0, a1, a2, a3, mask, sv, thrv] = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+  const [x, a0, a1, a2, a3, mask, sv, thrv] = [12, 13, 14, 15, 16, 17, 18, 19]; // 10 and 11 unused
   const blockBytes = pairs * 16;
   const code: number[] = [];
   code.push(...op.localGet(start), ...op.localSet(row));
@@ -261,12 +262,22 @@ function fastScanBody(pairs: number): number[] {
     code.push(...op.localTee(x), ...i16x8ExtendLowI8x16S(), ...op.localGet(lo), ...i16x8Add(), ...op.localSet(lo));
     code.push(...op.localGet(x), ...i16x8ExtendHighI8x16S(), ...op.localGet(hi), ...i16x8Add(), ...op.localSet(hi));
   };
-  for (let g = 0; g < pairs; g++) {
-    code.push(...op.localGet(lut), ...v128Load(16 * g), ...op.localSet(t));
-    code.push(...op.localGet(p), ...v128Load(16 * g), ...op.localSet(v));
-    code.push(...op.localGet(t), ...op.localGet(v), ...op.localGet(mask), ...v128And(), ...i8x16Swizzle());
+  // Two pairs at a time: their int8 partials are added in int8 (the table entries are at most 63
+  // in magnitude, so the sum is exact) and widened once.
+  const lookup = (g: number, high: boolean) => {
+    code.push(...op.localGet(lut), ...v128Load(16 * g), ...op.localGet(p), ...v128Load(16 * g));
+    if (high) code.push(...op.i32Const(4), ...i8x16ShrU());
+    else code.push(...op.localGet(mask), ...v128And());
+    code.push(...i8x16Swizzle());
+  };
+  for (let g = 0; g < pairs; g += 2) {
+    lookup(g, false);
+    lookup(g + 1, false);
+    code.push(...i8x16Add());
     addPartials(a0, a1);
-    code.push(...op.localGet(t), ...op.localGet(v), ...op.i32Const(4), ...i8x16ShrU(), ...i8x16Swizzle());
+    lookup(g, true);
+    lookup(g + 1, true);
+    code.push(...i8x16Add());
     addPartials(a2, a3);
   }
   // rows 0-7: a0, 8-15: a1, 16-23: a2, 24-31: a3; each as two f32x4 of four rows
