@@ -187,6 +187,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly firstMode: 1 | 2;
   private readonly vectorFile: string | undefined;
   private adaptiveFirstPass: number;
+  private readonly firstPassFloor: number;
   lastSearch: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
 
   constructor(
@@ -225,6 +226,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     // The 4-bit error is about a third of the 2-bit one: a shorter first list suffices.
     this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? (this.firstMode === 2 ? 2048 : 512));
     this.adaptiveFirstPass = this.firstPass;
+    // Unless fixed by the caller, the list may shrink to what the bound needs (small galleries need few rows).
+    this.firstPassFloor = options.firstPass ?? 128;
     this.margin = options.margin ?? 4;
     this.reserve(Math.max(1024, options.capacity ?? 0));
   }
@@ -634,7 +637,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       if (!grow1 && !grow2) {
         // Start the next search where this one ended (galleries and probes change slowly), easing back down.
         this.adaptiveFirstPass =
-          keep1 > this.adaptiveFirstPass ? keep1 : Math.max(this.firstPass, Math.floor(this.adaptiveFirstPass * 0.98));
+          keep1 > this.adaptiveFirstPass ? keep1 : Math.max(this.firstPassFloor, Math.floor(this.adaptiveFirstPass * 0.98));
         return hits;
       }
       if (grow2 && canGrow2) keep2 *= 2;
