@@ -34,7 +34,12 @@
 //     ;; scanI8 over 4-bit codes (rows of P/2 bytes): per 32 dimensions, 16 bytes read as eight i16
 //     ;; lanes of four nibbles, nibble k of lane i being dimension 8k + i; nibble k as i16 is
 //     ;; i16x8.shr_s (i16x8.shl w (12 - 4k)) 12, then i32x4.dot_i16x8_s with probe dims 8k .. 8k+7.
-//     (func (export "scanI4") ... the signature of scanI8 ...))
+//     (func (export "scanI4") ... the signature of scanI8 ...)
+//     ;; the 2-bit fast scan over blocks of 32 rows, i8x16.swizzle of a per-probe table (fastScanBody)
+//     (func (export "scanFS") ... the signature of scanI8, the table in place of the probe ...)
+//     ;; the 4-bit score of each row of a list (listI4Body)
+//     (func (export "scoreI4List") (param $q i32) (param $codes i32) (param $scales i32) (param $list i32)
+//           (param $count i32) (param $out i32)))
 
 const I32 = 0x7f;
 const F32 = 0x7d;
