@@ -15,7 +15,7 @@ import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
 import { galleryOperations } from './operations/gallery-operations.js';
-import { QuantizedEmbeddingIndex } from './search/quantized-index.js';
+import { openSearchIndex } from './search/open-search-index.js';
 import type { StationStore } from './store/store.js';
 import { loadOrCreateDataKey } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
@@ -77,10 +77,10 @@ export async function startStation(config: StationConfig, options: StationOption
       : null;
     engines.push(faceEngine, documentEngine);
     const policy = { impostors: IMPOSTOR_MODEL, ...config.matching };
-    // int8 + SIMD WebAssembly scan on two threads, exact after re-ranking (docs/search-index.md).
-    const index = await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, { threads: 2 });
-    closables.push(() => index.close());
-    store.forEachEmbedding(FACE_MODEL_ID, (idPersona, embedding) => index.add(idPersona, embedding));
+    // From its snapshot when it matches the gallery, else rebuilt from the store (docs/search-index.md).
+    const search = await openSearchIndex(store, config.dataDir, { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID, logger });
+    closables.push(() => search.close());
+    const index = search.index;
     let listeningPort = config.port;
     const handlers: OperationHandlers = {
       ...galleryOperations(store, index),

@@ -94,15 +94,21 @@ describe('wasm kernel', () => {
 });
 
 describe('QuantizedEmbeddingIndex', () => {
-  for (const [dim, coarse] of [
-    [64, false],
-    [100, false],
-    [64, true],
-    [100, true],
+  for (const [dim, firstPass, bits] of [
+    [64, 2048, 2],
+    [100, 32, 2],
+    [64, 2048, 4],
+    [100, 32, 4],
   ] as const) {
-    it(`gives the exact brute-force top-k, ids and scores, at ${dim}-d${coarse ? ', with the 4-bit first pass' : ''}`, () => {
+    it(`gives the exact brute-force top-k, ids and scores, at ${dim}-d, first pass of ${firstPass} rows over ${bits}-bit codes`, () => {
       const exact = new EmbeddingIndex(dim);
-      const fast = new QuantizedEmbeddingIndex(dim, { coarse, coarseFrom: 0, coarseShortlist: 256 });
+      // A short first pass and shortlist: the error bound has to widen them.
+      const fast = new QuantizedEmbeddingIndex(dim, {
+        firstPass,
+        firstPassBits: bits,
+        shortlist: firstPass === 32 ? 8 : 64,
+        shortlistPerHit: 1,
+      });
       const g = gallery(dim, 3000, dim);
       for (const [id, list] of g) {
         exact.set(id, list);
@@ -122,7 +128,7 @@ describe('QuantizedEmbeddingIndex', () => {
   it('scans on two threads with the same result', async () => {
     const dim = 128;
     const one = new QuantizedEmbeddingIndex(dim);
-    const two = await QuantizedEmbeddingIndex.create(dim, { threads: 2, parallelFrom: 0, coarseFrom: 0 });
+    const two = await QuantizedEmbeddingIndex.create(dim, { threads: 2, parallelFrom: 0 });
     expect(two.threads).toBe(2);
     for (const [id, list] of gallery(5, 2000, dim)) {
       one.set(id, list);
@@ -179,7 +185,7 @@ describe('QuantizedEmbeddingIndex', () => {
   it('removes, replaces and compacts (tombstones) without changing results', () => {
     const dim = 48;
     const exact = new EmbeddingIndex(dim);
-    const fast = new QuantizedEmbeddingIndex(dim, { coarseFrom: 0 });
+    const fast = new QuantizedEmbeddingIndex(dim);
     const g = gallery(21, 2000, dim);
     for (const [id, list] of g) {
       exact.set(id, list);
@@ -221,7 +227,7 @@ describe('QuantizedEmbeddingIndex', () => {
   for (const mode of ['memory', 'file'] as const) {
     it(`round-trips a snapshot (float rows in ${mode})`, async () => {
       const dim = 72;
-      const options = { coarseFrom: 0, ...(mode === 'file' ? { vectorFile: path.join(dir, `v-${mode}.f32`) } : {}) };
+      const options = { ...(mode === 'file' ? { vectorFile: path.join(dir, `v-${mode}.f32`) } : {}) };
       const a = new QuantizedEmbeddingIndex(dim, options);
       const g = gallery(31, 1500, dim);
       for (const [id, list] of g) a.set(id, list);
@@ -232,7 +238,6 @@ describe('QuantizedEmbeddingIndex', () => {
         ...(mode === 'file' ? { vectorFile: path.join(dir, `w-${mode}.f32`) } : {}),
         threads: 2,
         parallelFrom: 0,
-        coarseFrom: 0,
       });
       b.add('stale', g[1]![1][0]!);
       b.loadSnapshot(file);

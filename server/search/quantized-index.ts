@@ -1,8 +1,10 @@
 import type { SearchIndex } from './search-index.js';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
 import { dot, normalize } from '../matching/similarity.js';
 import type { SearchHit } from './embedding-index.js';
+import { Rotation } from './rotation.js';
 import { scanShard } from './scan-shard.js';
 import { FileVectorStore, MemoryVectorStore, type VectorStore } from './vector-store.js';
 import {
@@ -27,21 +29,33 @@ export interface QuantizedIndexOptions {
   capacity?: number;
   /** Keep the exact float32 rows in this file (read per re-ranked row) instead of in memory. */
   vectorFile?: string;
-  /** Rows of the int8 shortlist re-ranked exactly: max(shortlist, shortlistPerHit * k). */
+  /** Rows re-ranked exactly at first: max(shortlist, shortlistPerHit * k); widened when the bound asks. */
   shortlist?: number;
   shortlistPerHit?: number;
+  /** Rows kept per thread by the first pass at first (2048 over 2-bit codes, 512 over 4-bit); widened when the bound asks. */
+  firstPass?: number;
   /**
-   * A first pass over 4-bit codes (half the bytes: the scan is memory-bound) into a shortlist of
-   * `coarseShortlist` rows per thread, scored again in int8 before the exact re-ranking. Default on
-   * from `coarseFrom` rows (default 200,000).
+   * Codes scanned by the first pass: 2 bits (fast scan, the default from 256 padded dimensions) or
+   * 4 bits (below: at 128-d the 2-bit error is too wide against the spread of scores, and the
+   * 4-bit rows are only 64 bytes).
    */
-  coarse?: boolean;
-  coarseFrom?: number;
-  coarseShortlist?: number;
+  firstPassBits?: 2 | 4;
+  /** Standard deviations of quantisation error a row must be below the k-th exact score to be left out (default 4). */
+  margin?: number;
 }
 
-const BLOCK = 4096; // rows per kernel call
-const MAX_KEEP = 16384; // the longest shortlist
+/** What the last search did (for the benchmark and the tests). */
+export interface SearchTrace {
+  passes: number;
+  firstPassRows: number;
+  refinedRows: number;
+  rerankedRows: number;
+  /** True when the shortlists reached their limits before the bound was met. */
+  unsure: boolean;
+}
+
+const BLOCK = 4096; // rows per kernel call, a multiple of 32
+const MAX_KEEP = 16384; // the longest shortlist per thread
 const THREADS_MAX = 2;
 // The control words shared with the scan worker.
 const C_GEN = 0;
@@ -57,14 +71,21 @@ const C_OUT = 9;
 const C_RES = 10;
 const C_COUNT = 11;
 const C_BLOCK = 12;
-const C_NIBBLES = 13;
+const C_MODE = 13;
 const WORKER_TIMEOUT_MS = 2000;
 
-const SNAPSHOT_MAGIC = 'ENRIDX02';
+const SNAPSHOT_MAGIC = 'ENRIDX04';
 const SNAPSHOT_HEADER = 64;
 
-/** The 4-bit code of each int8 value (indexed by its byte): round(x / 17), in -7..7, as a nibble. */
-const NIBBLE = Uint8Array.from({ length: 256 }, (_, b) => Math.round((b < 128 ? b : b - 256) / 17) & 15);
+/** 2-bit levels -3, -1, 1, 3 (code 0..3); the thresholds of the 4-level Lloyd-Max quantiser of a gaussian. */
+const T2 = 0.9816;
+/** 4-bit codes -7..7 with a step of 0.33 sigma (clipped beyond 2.3 sigma). */
+const STEP4 = 0.33;
+
+/** Thrown when stored data do not match their checksums: the caller rebuilds from the source of truth. */
+export class IndexIntegrityError extends Error {
+  override name = 'IndexIntegrityError';
+}
 
 function align(n: number, to: number): number {
   return Math.ceil(n / to) * to;
@@ -85,37 +106,54 @@ for (;;) {
   if (g === seen) continue;
   seen = g;
   if (Atomics.load(c, ${C_STOP})) break;
-  c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_NIBBLES}]);
+  c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_MODE}]);
   Atomics.store(c, ${C_DONE}, g);
   Atomics.notify(c, ${C_DONE});
 }
 `;
 }
 
+/** FNV-1a over a float row's bits: each re-ranked row read back from disk is checked against it. */
+function rowHash(bits: Int32Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i]!, 0x01000193);
+  return h | 0;
+}
+
 /**
- * A 1:N index with the API of `EmbeddingIndex` and the same scores, for galleries of millions:
- * int8 rows (one scale per row) in a shared WebAssembly memory, scanned by a SIMD kernel on one or
- * two threads into a shortlist, re-ranked with the exact float32 cosine over every sample of each
- * person in it. `search` stays synchronous: the caller's thread scans one shard while the worker
- * scans the other and waits for it (Atomics). Removal leaves tombstones (scale NaN, never matched)
- * that a compaction drops; snapshots store the int8 matrix, the float rows and the ids contiguously.
+ * A 1:N index with the API of `EmbeddingIndex` and the same scores, for galleries of millions
+ * (docs/search-index.md). Every row is rotated (random signs + Walsh-Hadamard) and coded twice:
+ * 2 bits per dimension in 32-row blocks scanned by a SIMD table-lookup kernel (the first pass over
+ * every row), and 4 bits per dimension (the second pass over the first pass's candidates). The
+ * best are re-ranked with the exact float32 cosine of every sample of their person, read from
+ * memory or a file. Shortlists widen until every row left out is, by the quantisation error bound,
+ * below the k-th exact score. Removal leaves tombstones (scale NaN, never kept) that a compaction drops.
  */
 export class QuantizedEmbeddingIndex implements SearchIndex {
-  readonly stride: number;
+  /** Padded (rotated) dimension: a power of two, at least 32. */
+  readonly dpad: number;
+  private readonly pairs: number;
+  private readonly rotation: Rotation;
   private readonly memory: WasmMemory;
   private readonly module: WasmModule;
   private readonly kernel: Kernel;
   private readonly header: number;
   private readonly probeAt = 0;
+  private readonly lutAt: number;
   private readonly outAt: number;
   private readonly resAt: number;
   private capacity = 0;
-  private rowsAt: number;
-  private scalesAt = 0;
+  private readonly fsAt: number;
+  private codesAt = 0;
+  private scales2At = 0;
+  private scales4At = 0;
   private rowCount = 0;
   private deadRows = 0;
   private rowSlot = new Int32Array(0);
   private rowNext = new Int32Array(0);
+  private rowHashes = new Int32Array(0);
+  /** Each row's 4-bit residual norm: its own error bound in the second pass. */
+  private rowErr4 = new Float32Array(0);
   private slotHead = new Int32Array(0);
   private slotLast = new Int32Array(0);
   private slotSamples = new Int32Array(0);
@@ -124,48 +162,73 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private freeSlots: number[] = [];
   private samples = 0;
   private vectors: VectorStore;
+  /** The largest quantisation residual norm of any row, 2-bit and 4-bit, and the largest 2-bit scale. */
+  private err2Max = 0;
+  private err4Max = 0;
+  private alpha2Max = 0;
   private readonly scratch: Float32Array;
   private readonly unit: Float32Array;
-  private readonly qrow: Int8Array;
+  private readonly y: Float64Array;
+  private readonly qrot: Float64Array;
+  private readonly c2: Uint8Array;
+  private readonly c4: Int8Array;
   private readonly crow: Int8Array;
   private readonly qi16: Int16Array;
+  private readonly lut: Int8Array;
+  private readonly hashF: Float32Array;
+  private readonly hashI: Int32Array;
   private worker: Worker | null = null;
   private control: Int32Array | null = null;
   private readonly parallelFrom: number;
   private readonly shortlist: number;
   private readonly shortlistPerHit: number;
+  private readonly firstPass: number;
+  private readonly margin: number;
+  private readonly firstMode: 1 | 2;
   private readonly vectorFile: string | undefined;
-  private readonly coarse: boolean;
-  private readonly coarseFrom: number;
-  private readonly coarseShortlist: number;
-  private codesAt = 0;
+  private adaptiveFirstPass: number;
+  private readonly firstPassFloor: number;
+  lastSearch: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
 
   constructor(
     readonly dim: number,
     options: QuantizedIndexOptions = {},
   ) {
     if (!Number.isInteger(dim) || dim <= 0 || dim > 8192) throw new Error(`dimensión no válida: ${dim}`);
-    this.stride = align(dim, 32);
-    this.module = kernelModule(this.stride, align(dim, 4));
-    this.outAt = align(2 * this.stride, 64);
+    this.dpad = Math.max(32, 2 ** Math.ceil(Math.log2(dim)));
+    this.pairs = this.dpad / 2;
+    this.rotation = new Rotation(dim, this.dpad);
+    this.module = kernelModule(this.dpad, align(dim, 4));
+    this.lutAt = align(2 * this.dpad, 64);
+    this.outAt = align(this.lutAt + this.pairs * 16, 64);
     this.resAt = this.outAt + THREADS_MAX * BLOCK * 8;
     this.header = align(this.resAt + THREADS_MAX * MAX_KEEP * 8, WASM_PAGE);
-    this.rowsAt = this.header;
+    this.fsAt = this.header;
     this.memory = new wasm.Memory({ initial: this.header / WASM_PAGE, maximum: WASM_MAX_PAGES, shared: true });
     this.kernel = instantiateKernel(this.module, this.memory);
-    this.qi16 = new Int16Array(this.stride);
+    this.qi16 = new Int16Array(this.dpad);
+    this.lut = new Int8Array(this.pairs * 16);
     this.scratch = new Float32Array(dim);
     this.unit = new Float32Array(dim);
-    this.qrow = new Int8Array(this.stride);
-    this.crow = new Int8Array(this.stride / 2);
+    this.y = new Float64Array(this.dpad);
+    this.qrot = new Float64Array(this.dpad);
+    this.c2 = new Uint8Array(this.dpad);
+    this.c4 = new Int8Array(this.dpad);
+    this.crow = new Int8Array(this.dpad / 2);
+    this.hashF = new Float32Array(dim);
+    this.hashI = new Int32Array(this.hashF.buffer);
     this.vectorFile = options.vectorFile;
     this.vectors = options.vectorFile ? new FileVectorStore(dim, options.vectorFile) : new MemoryVectorStore(dim);
     this.parallelFrom = options.parallelFrom ?? 65536;
     this.shortlist = options.shortlist ?? 64;
     this.shortlistPerHit = options.shortlistPerHit ?? 8;
-    this.coarse = options.coarse ?? true;
-    this.coarseFrom = options.coarseFrom ?? 200_000;
-    this.coarseShortlist = options.coarseShortlist ?? 1024;
+    this.firstMode = (options.firstPassBits ?? (this.dpad >= 256 ? 2 : 4)) === 2 ? 2 : 1;
+    // The 4-bit error is about a third of the 2-bit one: a shorter first list suffices.
+    this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? (this.firstMode === 2 ? 2048 : 512));
+    this.adaptiveFirstPass = this.firstPass;
+    // Unless fixed by the caller, the list may shrink to what the bound needs (small galleries need few rows).
+    this.firstPassFloor = options.firstPass ?? 128;
+    this.margin = options.margin ?? 4;
     this.reserve(Math.max(1024, options.capacity ?? 0));
   }
 
@@ -230,32 +293,37 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     return this.rowCount;
   }
 
-  /** Bytes of the int8 rows, their 4-bit codes and scales. */
+  /** Bytes of the 2-bit and 4-bit codes and their scales: what the process holds per row. */
   get matrixBytes(): number {
-    return this.rowCount * (this.stride * 1.5 + 4);
+    return this.rowCount * ((this.dpad * 3) / 4 + 8);
   }
 
   private reserve(rows: number): void {
     if (rows <= this.capacity) return;
-    const capacity = align(Math.max(rows, Math.ceil(this.capacity * 1.5)), 4);
-    // [header][int8 rows][4-bit codes][scales]: the rows stay in place, the other two move up.
-    const codesAt = this.header + capacity * this.stride;
-    const scalesAt = codesAt + (capacity * this.stride) / 2;
-    const bytes = scalesAt + capacity * 4;
+    const capacity = align(Math.max(rows, Math.ceil(this.capacity * 1.5)), 32);
+    // [header][2-bit blocks][4-bit codes][2-bit scales][4-bit scales]: the blocks stay in place, the rest moves up.
+    const codesAt = this.fsAt + (capacity * this.dpad) / 4;
+    const scales2At = codesAt + (capacity * this.dpad) / 2;
+    const scales4At = scales2At + capacity * 4;
+    const bytes = scales4At + capacity * 4;
     const pages = Math.ceil(bytes / WASM_PAGE) - this.memory.buffer.byteLength / WASM_PAGE;
     if (pages > 0) {
-      if (bytes > WASM_MAX_PAGES * WASM_PAGE) throw new Error('índice: más de 4 GiB de vectores int8');
+      if (bytes > WASM_MAX_PAGES * WASM_PAGE) throw new Error('índice: más de 4 GiB de códigos');
       this.memory.grow(pages);
     }
     if (this.capacity > 0) {
+      // Highest region first, so that nothing is overwritten before it moves.
       const u8 = new Uint8Array(this.memory.buffer);
-      u8.copyWithin(scalesAt, this.scalesAt, this.scalesAt + this.rowCount * 4);
-      u8.copyWithin(codesAt, this.codesAt, this.codesAt + (this.rowCount * this.stride) / 2);
+      u8.copyWithin(scales4At, this.scales4At, this.scales4At + this.rowCount * 4);
+      u8.copyWithin(scales2At, this.scales2At, this.scales2At + this.rowCount * 4);
+      u8.copyWithin(codesAt, this.codesAt, this.codesAt + (this.rowCount * this.dpad) / 2);
     }
     this.codesAt = codesAt;
-    this.scalesAt = scalesAt;
-    // Rows past the end score NaN: the kernel scans four at a time, possibly past the last row.
-    new Float32Array(this.memory.buffer, scalesAt, capacity).fill(NaN, this.rowCount);
+    this.scales2At = scales2At;
+    this.scales4At = scales4At;
+    // Rows past the end score NaN: the kernels scan whole groups, possibly past the last row.
+    new Float32Array(this.memory.buffer, scales2At, capacity).fill(NaN, this.rowCount);
+    new Float32Array(this.memory.buffer, scales4At, capacity).fill(NaN, this.rowCount);
     const grow = (a: Int32Array, n: number) => {
       const b = new Int32Array(n);
       b.set(a);
@@ -263,6 +331,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     };
     this.rowSlot = grow(this.rowSlot, capacity);
     this.rowNext = grow(this.rowNext, capacity);
+    this.rowHashes = grow(this.rowHashes, capacity);
+    const err4 = new Float32Array(capacity);
+    err4.set(this.rowErr4);
+    this.rowErr4 = err4;
     this.capacity = capacity;
   }
 
@@ -290,18 +362,18 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   private viewBytes = -1;
-  private i8View: Int8Array<ArrayBufferLike> = new Int8Array(0);
+  private u8View: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private f32View: Float32Array<ArrayBufferLike> = new Float32Array(0);
 
   /** Views over the whole memory, renewed after it grows (getting `memory.buffer` is not free). */
-  private views(): { i8: Int8Array<ArrayBufferLike>; f32: Float32Array<ArrayBufferLike> } {
+  private views(): { u8: Uint8Array<ArrayBufferLike>; f32: Float32Array<ArrayBufferLike> } {
     const bytes = this.memory.buffer.byteLength;
     if (bytes !== this.viewBytes) {
-      this.i8View = new Int8Array(this.memory.buffer);
+      this.u8View = new Uint8Array(this.memory.buffer);
       this.f32View = new Float32Array(this.memory.buffer);
       this.viewBytes = bytes;
     }
-    return { i8: this.i8View, f32: this.f32View };
+    return { u8: this.u8View, f32: this.f32View };
   }
 
   /**
@@ -317,30 +389,72 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     return u;
   }
 
-  /** Quantises the normalised row `v` into the matrix at `row`. */
+  /**
+   * Codes the normalised row `v` at `row`. Each code c gets the scale ||y||^2 / (c . y), which makes
+   * the estimate q . (scale c) unbiased for probes near the row (the least-squares scale would
+   * shrink genuine matches); its residual norm bounds the error (see the docs).
+   */
   private writeRow(row: number, v: Float32Array): void {
-    let max = 0;
-    for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
-    const s = max > 0 ? 127 / max : 0;
-    const { i8, f32 } = this.views();
-    // Quantised in a private array, then copied: element stores into a shared buffer are slow.
-    const q = this.qrow;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i]! * s;
-      q[i] = x + (x < 0 ? -0.5 : 0.5); // the store truncates: rounds half away from zero
+    const y = this.y;
+    this.rotation.apply(v, y);
+    const d = this.dpad;
+    let ss = 0;
+    for (let i = 0; i < d; i++) ss += y[i]! * y[i]!;
+    const sigma = Math.sqrt(ss / d);
+    const t2 = T2 * sigma;
+    const c2 = this.c2;
+    let cy2 = 0;
+    let cc2 = 0;
+    const c4 = this.c4;
+    let cy4 = 0;
+    let cc4 = 0;
+    const step = STEP4 * sigma;
+    for (let i = 0; i < d; i++) {
+      const x = y[i]!;
+      const c = x < -t2 ? 0 : x < 0 ? 1 : x < t2 ? 2 : 3;
+      c2[i] = c;
+      const l = 2 * c - 3;
+      cy2 += l * x;
+      cc2 += l * l;
+      const n = step > 0 ? Math.max(-7, Math.min(7, Math.round(x / step))) : 0;
+      c4[i] = n;
+      cy4 += n * x;
+      cc4 += n * n;
     }
-    i8.set(q, this.rowsAt + row * this.stride);
-    // The 4-bit code: round(q / 17) in -7..7. Per 32 dimensions, eight 16-bit lanes (little-endian)
-    // of four nibbles, nibble k of lane i holding dimension 8k + i (see wasm-kernel.ts).
+    const a2 = cy2 > 0 ? ss / cy2 : 0;
+    const a4 = cy4 > 0 ? ss / cy4 : 0;
+    this.err2Max = Math.max(this.err2Max, Math.sqrt(Math.max(0, a2 * a2 * cc2 - ss)));
+    const r4 = Math.sqrt(Math.max(0, a4 * a4 * cc4 - ss));
+    this.err4Max = Math.max(this.err4Max, r4);
+    this.rowErr4[row] = r4;
+    this.alpha2Max = Math.max(this.alpha2Max, a2);
+    const { u8, f32 } = this.views();
+    // 2-bit: byte (row % 16) of each pair's 16 bytes in the row's block; low nibble for rows 0-15.
+    const j = row & 31;
+    let at = this.fsAt + (row >> 5) * this.pairs * 16 + (j & 15);
+    const high = j >= 16;
+    for (let g = 0; g < this.pairs; g++, at += 16) {
+      const code = c2[2 * g]! | (c2[2 * g + 1]! << 2);
+      u8[at] = high ? (u8[at]! & 0x0f) | (code << 4) : (u8[at]! & 0xf0) | code;
+    }
+    // 4-bit: per 32 dimensions, eight 16-bit lanes (little-endian) of four nibbles, nibble k of
+    // lane i holding dimension 8k + i (see wasm-kernel.ts). Packed privately, then copied: element
+    // stores into a shared buffer are slow.
     const c = this.crow;
-    for (let g = 0; g < this.stride; g += 32) {
+    for (let g = 0; g < d; g += 32) {
       for (let i = 0; i < 8; i++) {
-        c[g / 2 + 2 * i] = NIBBLE[q[g + i]! & 255]! | (NIBBLE[q[g + 8 + i]! & 255]! << 4);
-        c[g / 2 + 2 * i + 1] = NIBBLE[q[g + 16 + i]! & 255]! | (NIBBLE[q[g + 24 + i]! & 255]! << 4);
+        c[g / 2 + 2 * i] = (c4[g + i]! & 15) | ((c4[g + 8 + i]! & 15) << 4);
+        c[g / 2 + 2 * i + 1] = (c4[g + 16 + i]! & 15) | ((c4[g + 24 + i]! & 15) << 4);
       }
     }
-    i8.set(c, this.codesAt + (row * this.stride) / 2);
-    f32[(this.scalesAt >> 2) + row] = max > 0 ? max / 127 : 0;
+    u8.set(new Uint8Array(c.buffer), this.codesAt + (row * d) / 2);
+    f32[(this.scales2At >> 2) + row] = a2;
+    f32[(this.scales4At >> 2) + row] = a4;
+  }
+
+  private hashOf(v: Float32Array): number {
+    this.hashF.set(v);
+    return rowHash(this.hashI);
   }
 
   private appendRow(slot: number, v: Float32Array): void {
@@ -348,6 +462,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const row = this.rowCount++;
     this.writeRow(row, v);
     this.vectors.append(v);
+    this.rowHashes[row] = this.hashOf(v);
     this.rowSlot[row] = slot;
     this.rowNext[row] = -1;
     const last = this.slotLast[slot]!;
@@ -376,9 +491,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   remove(idPersona: string): void {
     const slot = this.slotOf.get(idPersona);
     if (slot === undefined) return;
-    const scales = new Float32Array(this.memory.buffer, this.scalesAt, this.rowCount);
+    const { f32 } = this.views();
     for (let row = this.slotHead[slot]!; row >= 0; row = this.rowNext[row]!) {
-      scales[row] = NaN; // a tombstone: NaN >= threshold is false, so the kernel never keeps it
+      // A tombstone: NaN >= threshold is false, so no kernel ever keeps it.
+      f32[(this.scales2At >> 2) + row] = NaN;
+      f32[(this.scales4At >> 2) + row] = NaN;
       this.rowSlot[row] = -1;
       this.deadRows++;
     }
@@ -389,7 +506,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     if (this.deadRows > Math.max(4096, this.rowCount / 4)) this.compact();
   }
 
-  /** Drops tombstoned rows: moves the live rows down, in order, and rewrites the float rows. */
+  /** Drops tombstoned rows: recodes the live rows, in order, from their float rows. */
   compact(): void {
     if (this.deadRows === 0) return;
     const old = this.vectors;
@@ -397,22 +514,21 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       old instanceof FileVectorStore
         ? new FileVectorStore(this.dim, `${this.vectorFile!}.compact`)
         : new MemoryVectorStore(this.dim);
-    const u8 = new Uint8Array(this.memory.buffer);
-    const scales = new Float32Array(this.memory.buffer, this.scalesAt, this.rowCount);
     let w = 0;
     for (let r = 0; r < this.rowCount; r++) {
       if (this.rowSlot[r]! < 0) continue;
+      const v = this.readChecked(old, r);
       if (w !== r) {
-        u8.copyWithin(this.rowsAt + w * this.stride, this.rowsAt + r * this.stride, this.rowsAt + (r + 1) * this.stride);
-        const half = this.stride / 2;
-        u8.copyWithin(this.codesAt + w * half, this.codesAt + r * half, this.codesAt + (r + 1) * half);
-        scales[w] = scales[r]!;
+        this.writeRow(w, v);
         this.rowSlot[w] = this.rowSlot[r]!;
+        this.rowHashes[w] = this.rowHashes[r]!;
       }
-      fresh.append(old.read(r, this.scratch));
+      fresh.append(v);
       w++;
     }
-    scales.fill(NaN, w);
+    const { f32 } = this.views();
+    f32.fill(NaN, (this.scales2At >> 2) + w, (this.scales2At >> 2) + this.rowCount);
+    f32.fill(NaN, (this.scales4At >> 2) + w, (this.scales4At >> 2) + this.rowCount);
     this.rowCount = w;
     this.deadRows = 0;
     this.relink();
@@ -427,6 +543,14 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     } else {
       this.vectors = fresh;
     }
+  }
+
+  /** A float row, checked against the hash taken when it was added (disk rows can rot). */
+  private readChecked(store: VectorStore, row: number): Float32Array {
+    const v = store.read(row, this.scratch);
+    if (this.hashOf(v) !== this.rowHashes[row])
+      throw new IndexIntegrityError(`índice: la fila ${row} no coincide con su suma de control`);
+    return v;
   }
 
   /** Rebuilds the per-person row chains from rowSlot. */
@@ -444,58 +568,125 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     }
   }
 
+  /** The probe, rotated, as the int16 vector of the 4-bit pass and the table of the 2-bit pass. */
+  private prepareProbe(q: Float32Array): { s16: number; sLut: number } {
+    const y = this.qrot;
+    this.rotation.apply(q, y);
+    const d = this.dpad;
+    let max = 0;
+    for (let i = 0; i < d; i++) max = Math.max(max, Math.abs(y[i]!));
+    const s16 = max > 0 ? 16383 / max : 0;
+    for (let i = 0; i < d; i++) this.qi16[i] = Math.round(y[i]! * s16);
+    new Int16Array(this.memory.buffer, this.probeAt, d).set(this.qi16);
+    // Entry c of pair g: y[2g] * level(c & 3) + y[2g+1] * level(c >> 2), level(x) = 2x - 3; scaled
+    // so that two entries add up exactly in int8 and no int16 sum of `pairs` entries overflows.
+    let top = 0;
+    for (let g = 0; g < this.pairs; g++) top = Math.max(top, 3 * (Math.abs(y[2 * g]!) + Math.abs(y[2 * g + 1]!)));
+    const limit = Math.min(63, Math.floor(16000 / this.pairs));
+    const sLut = top > 0 ? limit / top : 0;
+    const lut = this.lut;
+    for (let g = 0; g < this.pairs; g++) {
+      const a = y[2 * g]! * sLut;
+      const b = y[2 * g + 1]! * sLut;
+      for (let c = 0; c < 16; c++) lut[16 * g + c] = Math.round(a * (2 * (c & 3) - 3) + b * (2 * (c >> 2) - 3));
+    }
+    new Int8Array(this.memory.buffer, this.lutAt, this.pairs * 16).set(lut);
+    return { s16, sLut };
+  }
+
   /** The `k` best persons for a probe, best first, optionally leaving one person out. */
   search(probe: Float32Array, k: number, exclude?: string): SearchHit[] {
     if (k <= 0 || this.slotOf.size === 0 || probe.length !== this.dim) return [];
     const q = normalize(probe);
     const excludeSlot = exclude === undefined ? -1 : (this.slotOf.get(exclude) ?? -1);
     const wanted = Math.min(k, this.slotOf.size - (excludeSlot >= 0 ? 1 : 0));
-    let keep = Math.max(this.shortlist, this.shortlistPerHit * k) + (excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0);
+    if (wanted <= 0) return [];
+    const { s16, sLut } = this.prepareProbe(q);
+    // Error (one standard deviation) of each estimate: residual norm / sqrt(dpad), plus the
+    // rounding of the 2-bit table (half a unit per pair).
+    const e1 =
+      this.firstMode === 2
+        ? Math.sqrt(this.err2Max ** 2 / this.dpad + (this.alpha2Max ** 2 * this.pairs) / 12 / (sLut * sLut || 1))
+        : this.err4Max / Math.sqrt(this.dpad);
+    const unit1 = this.firstMode === 2 ? sLut : s16;
+    const extra = excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0;
+    let keep1 = this.adaptiveFirstPass;
+    let keep2 = Math.max(this.shortlist, this.shortlistPerHit * k) + extra;
+    const trace: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
+    this.lastSearch = trace;
+    let first: { rows: number[]; cutoff: number; full: boolean } | null = null;
     for (;;) {
-      const hits = this.searchRows(q, k, excludeSlot, Math.min(MAX_KEEP, keep));
-      // Persons with many samples can fill the shortlist with fewer than k persons: widen it.
-      if (hits.length >= wanted || keep >= MAX_KEEP || keep >= this.rowCount) return hits;
-      keep *= 4;
+      if (!first) {
+        first = this.firstPassRows(keep1);
+        trace.passes++;
+      }
+      const second = this.refine(first.rows, keep2, s16);
+      const hits = this.rerank(q, second.rows, k, excludeSlot);
+      trace.firstPassRows = first.rows.length;
+      trace.refinedRows = first.rows.length;
+      trace.rerankedRows = second.rows.length;
+      // Too few persons in the shortlist (many samples each): widen. Otherwise a row left out by a
+      // pass scored at most that pass's cutoff; it can beat the k-th exact score only if its
+      // error exceeds `margin` standard deviations.
+      const short = hits.length < wanted;
+      const sk = short ? -Infinity : hits[wanted - 1]!.score;
+      const grow1 = short || first.cutoff / unit1 > sk - this.margin * e1;
+      const grow2 = short || second.cutoff > sk;
+      const canGrow1 = keep1 < MAX_KEEP && first.full;
+      const canGrow2 = second.rows.length < first.rows.length;
+      if (!grow1 && !grow2) {
+        // Start the next search where this one ended (galleries and probes change slowly), easing back down.
+        this.adaptiveFirstPass =
+          keep1 > this.adaptiveFirstPass ? keep1 : Math.max(this.firstPassFloor, Math.floor(this.adaptiveFirstPass * 0.98));
+        return hits;
+      }
+      if (grow2 && canGrow2) keep2 *= 2;
+      else if (grow1 && canGrow1) {
+        keep1 = Math.min(MAX_KEEP, keep1 * 4);
+        first = null;
+      } else if (grow1 && canGrow2) keep2 *= 2;
+      else {
+        trace.unsure = true;
+        return hits;
+      }
     }
   }
 
-  private searchRows(q: Float32Array, k: number, excludeSlot: number, keep: number): SearchHit[] {
-    // The probe in int16, as fine as the int32 sums allow.
-    let max = 0;
-    for (let i = 0; i < this.dim; i++) max = Math.max(max, Math.abs(q[i]!));
-    const top = Math.min(16383, Math.floor(2e9 / (127 * this.stride)));
-    const s = max > 0 ? top / max : 0;
-    for (let i = 0; i < this.dim; i++) this.qi16[i] = Math.round(q[i]! * s);
-    new Int16Array(this.memory.buffer, this.probeAt, this.stride).set(this.qi16);
-
+  /** The first pass over every row (2-bit or 4-bit codes): the best `keep` rows per thread and the score below which rows were left out. */
+  private firstPassRows(keep: number): { rows: number[]; cutoff: number; full: boolean } {
     const buffer = this.memory.buffer;
-    const candidates: number[] = [];
+    const rows: number[] = [];
+    let cutoff = -Infinity;
+    let full = false;
     const collect = (res: number, count: number) => {
-      const rows = new Int32Array(buffer, res, count * 2);
-      for (let i = 0; i < count; i++) candidates.push(rows[2 * i]!);
+      const r = new Int32Array(buffer, res, count * 2);
+      const s = new Float32Array(buffer, res, count * 2);
+      for (let i = 0; i < count; i++) rows.push(r[2 * i]!);
+      if (count >= keep) {
+        full = true;
+        cutoff = Math.max(cutoff, s[2 * count - 1]!);
+      }
     };
-    // First pass: 4-bit codes (half the bytes of the int8 rows) into a long shortlist, or the int8 rows.
-    const coarse = this.coarse && this.rowCount >= this.coarseFrom;
-    const passKeep = coarse ? Math.min(MAX_KEEP, Math.max(this.coarseShortlist, 4 * keep)) : keep;
-    const matrix = coarse ? this.codesAt : this.rowsAt;
-    const nibbles = coarse ? 1 : 0;
+    const mode = this.firstMode;
+    const [q, matrix, scales] =
+      mode === 2 ? [this.lutAt, this.fsAt, this.scales2At] : [this.probeAt, this.codesAt, this.scales4At];
     const scan = (start: number, end: number, out: number, res: number) =>
-      scanShard(this.kernel, buffer, this.probeAt, matrix, this.scalesAt, start, end, passKeep, out, res, BLOCK, nibbles);
+      scanShard(this.kernel, buffer, q, matrix, scales, start, end, keep, out, res, BLOCK, mode);
     const control = this.control;
-    const end = align(this.rowCount, 4);
+    const end = align(this.rowCount, 32);
     if (control && this.rowCount >= this.parallelFrom) {
-      const half = Math.floor(this.rowCount / 2 / 16) * 16;
+      const half = Math.floor(this.rowCount / 2 / 32) * 32;
       const res1 = this.resAt + MAX_KEEP * 8;
-      control[C_Q] = this.probeAt;
+      control[C_Q] = q;
       control[C_ROWS] = matrix;
-      control[C_SCALES] = this.scalesAt;
+      control[C_SCALES] = scales;
       control[C_START] = half;
       control[C_END] = end;
-      control[C_KEEP] = passKeep;
+      control[C_KEEP] = keep;
       control[C_OUT] = this.outAt + BLOCK * 8;
       control[C_RES] = res1;
       control[C_BLOCK] = BLOCK;
-      control[C_NIBBLES] = nibbles;
+      control[C_MODE] = mode;
       const gen = Atomics.add(control, C_GEN, 1) + 1;
       Atomics.notify(control, C_GEN);
       collect(this.resAt, scan(0, half, this.outAt, this.resAt));
@@ -515,28 +706,37 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     } else {
       collect(this.resAt, scan(0, end, this.outAt, this.resAt));
     }
-    if (coarse) this.refine(candidates, keep);
-    return this.rerank(q, candidates, k, excludeSlot);
+    return { rows, cutoff, full };
   }
 
-  /** Second pass: the int8 score of each coarse candidate; keeps the `keep` best, in place. */
-  private refine(candidates: number[], keep: number): void {
-    const scored: { row: number; score: number }[] = [];
-    const wanted = new Set(candidates);
-    const groups = new Set(candidates.map((r) => r - (r % 4)));
-    const { f32 } = this.views();
-    const outRow = new Int32Array(f32.buffer, this.outAt, 8);
-    const outScore = new Float32Array(f32.buffer, this.outAt, 8);
-    for (const g of groups) {
-      const n = this.kernel.scanI8(this.probeAt, this.rowsAt, this.scalesAt, g, g + 4, -Infinity, this.outAt);
-      for (let i = 0; i < n; i++) {
-        const row = outRow[2 * i]!;
-        if (wanted.has(row)) scored.push({ row, score: outScore[2 * i + 1]! });
-      }
+  /**
+   * The 4-bit score of each candidate, raised by `margin` times its own error (residual norm /
+   * sqrt(dpad)): an upper bound of its exact score but with a negligible chance. Keeps the `keep`
+   * highest bounds; returns the highest bound left out (in score units).
+   */
+  private refine(candidates: readonly number[], keep: number, s16: number): { rows: number[]; cutoff: number } {
+    const n = candidates.length;
+    const buffer = this.memory.buffer;
+    // The first pass's results are consumed: its area holds the list and the scores.
+    const listAt = this.resAt;
+    const scoresAt = this.resAt + THREADS_MAX * MAX_KEEP * 4;
+    new Int32Array(buffer, listAt, n).set(candidates);
+    this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, n, scoresAt);
+    if (n <= keep) return { rows: [...candidates], cutoff: -Infinity };
+    const scores = new Float32Array(buffer, scoresAt, n);
+    const m = this.margin / Math.sqrt(this.dpad);
+    const bound = new Float32Array(n);
+    for (let i = 0; i < n; i++) bound[i] = scores[i]! / s16 + m * this.rowErr4[candidates[i]!]!;
+    const sorted = Float32Array.from(bound).sort();
+    const thr = sorted[n - keep]!;
+    let ties = keep;
+    for (let i = 0; i < n; i++) if (bound[i]! > thr) ties--;
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const b = bound[i]!;
+      if (b > thr || (b === thr && ties-- > 0)) rows.push(candidates[i]!);
     }
-    scored.sort((a, b) => b.score - a.score);
-    candidates.length = 0;
-    for (let i = 0; i < Math.min(keep, scored.length); i++) candidates.push(scored[i]!.row);
+    return { rows, cutoff: sorted[n - keep - 1]! };
   }
 
   /** Exact cosine over every sample of each person in the shortlist; the `k` best persons. */
@@ -549,7 +749,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       seen.add(slot);
       let best = -1;
       for (let r = this.slotHead[slot]!; r >= 0; r = this.rowNext[r]!)
-        best = Math.max(best, dot(q, this.vectors.read(r, this.scratch)));
+        best = Math.max(best, dot(q, this.readChecked(this.vectors, r)));
       hits.push({ idPersona: this.slotIds[slot]!, score: best });
     }
     hits.sort((a, b) => b.score - a.score);
@@ -557,63 +757,69 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   /**
-   * Writes the live rows to `file` (through a temporary file and a rename): a header, the ids, each
-   * row's person, the int8 matrix and its scales, then the float32 rows; all little-endian.
+   * Compacts, then writes the rows to `file` (through a temporary file, fsync and a rename): a
+   * header, `label` (the caller's, e.g. the gallery version it matches), the ids, each row's
+   * person and hash, the scales and codes as they lie in memory, then the float32 rows. A CRC-32
+   * covers everything before the float rows; each float row is checked by its hash when read.
    */
-  saveSnapshot(file: string): void {
-    const live: number[] = [];
+  saveSnapshot(file: string, label = ''): void {
+    this.compact();
+    const rows = this.rowCount;
     const slotIndex = new Map<number, number>();
     const ids: string[] = [];
-    for (let r = 0; r < this.rowCount; r++) {
+    const person = new Int32Array(rows);
+    for (let r = 0; r < rows; r++) {
       const slot = this.rowSlot[r]!;
-      if (slot < 0) continue;
-      live.push(r);
-      if (!slotIndex.has(slot)) {
-        slotIndex.set(slot, ids.length);
+      let p = slotIndex.get(slot);
+      if (p === undefined) {
+        p = ids.length;
+        slotIndex.set(slot, p);
         ids.push(this.slotIds[slot]!);
       }
+      person[r] = p;
     }
+    const labelBytes = Buffer.from(label, 'utf8');
     const idBytes = Buffer.from(JSON.stringify(ids), 'utf8');
-    const rows = live.length;
-    const layout = snapshotLayout(this.stride, this.dim, rows, idBytes.length);
+    const layout = snapshotLayout(this.dpad, this.dim, rows, labelBytes.length, idBytes.length);
+    const buffer = this.memory.buffer;
+    const parts: [Uint8Array, number][] = [
+      [labelBytes, layout.label],
+      [idBytes, layout.ids],
+      [new Uint8Array(person.buffer), layout.person],
+      [new Uint8Array(this.rowHashes.buffer, 0, rows * 4), layout.hashes],
+      [new Uint8Array(this.rowErr4.buffer, 0, rows * 4), layout.errs],
+      [new Uint8Array(buffer, this.scales2At, rows * 4), layout.scales2],
+      [new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4],
+      [new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs],
+      [new Uint8Array(buffer, this.codesAt, (rows * this.dpad) / 2), layout.codes],
+    ];
     const tmp = `${file}.tmp`;
     const fd = openSync(tmp, 'w');
     try {
+      let crc = 0;
+      for (const [bytes, at] of parts) {
+        writeFully(fd, bytes, at);
+        crc = crc32(bytes, crc);
+      }
       const header = Buffer.alloc(SNAPSHOT_HEADER);
       header.write(SNAPSHOT_MAGIC, 0, 'latin1');
       header.writeUInt32LE(this.dim, 8);
-      header.writeUInt32LE(this.stride, 12);
+      header.writeUInt32LE(this.dpad, 12);
       header.writeUInt32LE(rows, 16);
       header.writeUInt32LE(ids.length, 20);
       header.writeUInt32LE(idBytes.length, 24);
-      writeSync(fd, header, 0, header.length, 0);
-      writeSync(fd, idBytes, 0, idBytes.length, layout.ids);
-      const person = new Int32Array(rows);
-      const scales = new Float32Array(rows);
-      const allScales = new Float32Array(this.memory.buffer, this.scalesAt, this.rowCount);
-      live.forEach((r, i) => {
-        person[i] = slotIndex.get(this.rowSlot[r]!)!;
-        scales[i] = allScales[r]!;
-      });
-      writeSync(fd, new Uint8Array(person.buffer), 0, rows * 4, layout.person);
-      writeSync(fd, new Uint8Array(scales.buffer), 0, rows * 4, layout.scales);
-      // The int8 matrix and the float rows, in runs of consecutive live rows.
-      const u8 = new Uint8Array(this.memory.buffer);
-      const chunk = new Float32Array(1024 * this.dim);
-      let at = 0;
-      while (at < rows) {
-        let end = at + 1;
-        while (end < rows && live[end] === live[end - 1]! + 1 && end - at < 65536) end++;
-        const r0 = live[at]!;
-        writeSync(fd, u8, this.rowsAt + r0 * this.stride, (end - at) * this.stride, layout.matrix + at * this.stride);
-        const half = this.stride / 2;
-        writeSync(fd, u8, this.codesAt + r0 * half, (end - at) * half, layout.codes + at * half);
-        at = end;
-      }
-      for (let i = 0; i < rows; i += 1024) {
-        const n = Math.min(1024, rows - i);
-        for (let j = 0; j < n; j++) chunk.set(this.vectors.read(live[i + j]!, this.scratch), j * this.dim);
-        writeSync(fd, new Uint8Array(chunk.buffer, 0, n * this.dim * 4), 0, n * this.dim * 4, layout.floats + i * this.dim * 4);
+      header.writeUInt32LE(labelBytes.length, 28);
+      header.writeDoubleLE(this.err2Max, 32);
+      header.writeDoubleLE(this.err4Max, 40);
+      header.writeDoubleLE(this.alpha2Max, 48);
+      header.writeUInt32LE(crc32(header.subarray(0, 56), crc) >>> 0, 56);
+      writeFully(fd, header, 0);
+      const chunkRows = 1024;
+      const chunk = new Float32Array(chunkRows * this.dim);
+      for (let i = 0; i < rows; i += chunkRows) {
+        const n = Math.min(chunkRows, rows - i);
+        for (let j = 0; j < n; j++) chunk.set(this.vectors.read(i + j, this.scratch), j * this.dim);
+        writeFully(fd, new Uint8Array(chunk.buffer, 0, n * this.dim * 4), layout.floats + i * this.dim * 4);
       }
       fsyncSync(fd);
     } finally {
@@ -622,30 +828,67 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     renameSync(tmp, file);
   }
 
-  /** Replaces the contents with a snapshot's. With a vector file, the float rows are read in place from the snapshot. */
+  /** The label a snapshot was saved with, or null when `file` is not a snapshot of this index's dimension. */
+  static snapshotLabel(file: string): string | null {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      const header = Buffer.alloc(SNAPSHOT_HEADER);
+      if (readSync(fd, header, 0, SNAPSHOT_HEADER, 0) < SNAPSHOT_HEADER) return null;
+      if (header.toString('latin1', 0, 8) !== SNAPSHOT_MAGIC) return null;
+      const label = Buffer.alloc(header.readUInt32LE(28));
+      if (readSync(fd, label, 0, label.length, SNAPSHOT_HEADER) < label.length) return null;
+      return label.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * Replaces the contents with a snapshot's, checking its CRC (IndexIntegrityError when it fails).
+   * With a vector file, the float rows are read in place from the snapshot.
+   */
   loadSnapshot(file: string): void {
     const fd = openSync(file, 'r');
     let keepFd = false;
     try {
       const header = Buffer.alloc(SNAPSHOT_HEADER);
-      readSync(fd, header, 0, SNAPSHOT_HEADER, 0);
-      if (header.toString('latin1', 0, 8) !== SNAPSHOT_MAGIC) throw new Error(`${file}: no es una instantánea del índice`);
+      readFully(fd, header, 0);
+      if (header.toString('latin1', 0, 8) !== SNAPSHOT_MAGIC)
+        throw new IndexIntegrityError(`${file}: no es una instantánea del índice`);
       const dim = header.readUInt32LE(8);
-      const stride = header.readUInt32LE(12);
+      const dpad = header.readUInt32LE(12);
       const rows = header.readUInt32LE(16);
       const persons = header.readUInt32LE(20);
       const idLength = header.readUInt32LE(24);
-      if (dim !== this.dim || stride !== this.stride) throw new Error(`${file}: dimensión ${dim}, el índice es de ${this.dim}`);
-      const layout = snapshotLayout(stride, dim, rows, idLength);
-      const idBytes = Buffer.alloc(idLength);
-      readSync(fd, idBytes, 0, idLength, layout.ids);
-      const ids = JSON.parse(idBytes.toString('utf8')) as string[];
-      if (ids.length !== persons) throw new Error(`${file}: instantánea dañada`);
+      const labelLength = header.readUInt32LE(28);
+      if (dim !== this.dim || dpad !== this.dpad)
+        throw new IndexIntegrityError(`${file}: dimensión ${dim}, el índice es de ${this.dim}`);
+      if (idLength > 2 ** 30 || labelLength > 2 ** 20 || rows > 2 ** 28)
+        throw new IndexIntegrityError(`${file}: instantánea dañada`);
+      const layout = snapshotLayout(dpad, dim, rows, labelLength, idLength);
+      let crc = 0;
+      const part = <T extends Uint8Array>(into: T, at: number): T => {
+        readFully(fd, into, at);
+        crc = crc32(into, crc);
+        return into;
+      };
+      part(Buffer.alloc(labelLength), layout.label);
+      const idBytes = part(Buffer.alloc(idLength), layout.ids);
       const person = new Int32Array(rows);
-      readFully(fd, new Uint8Array(person.buffer), layout.person);
+      part(new Uint8Array(person.buffer), layout.person);
+      const hashes = new Int32Array(rows);
+      part(new Uint8Array(hashes.buffer), layout.hashes);
+      const errs = new Float32Array(rows);
+      part(new Uint8Array(errs.buffer), layout.errs);
       // Reset, then fill the memory straight from the file.
       this.rowCount = 0;
       this.deadRows = 0;
+      this.samples = 0;
       this.slotOf.clear();
       this.freeSlots = [];
       this.slotIds = [];
@@ -653,17 +896,31 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.slotLast = new Int32Array(0);
       this.slotSamples = new Int32Array(0);
       this.reserve(rows);
-      readFully(fd, new Uint8Array(this.memory.buffer, this.scalesAt, rows * 4), layout.scales);
-      readFully(fd, new Uint8Array(this.memory.buffer, this.rowsAt, rows * stride), layout.matrix);
-      readFully(fd, new Uint8Array(this.memory.buffer, this.codesAt, (rows * stride) / 2), layout.codes);
+      const buffer = this.memory.buffer;
+      part(new Uint8Array(buffer, this.scales2At, rows * 4), layout.scales2);
+      part(new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4);
+      part(new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs);
+      part(new Uint8Array(buffer, this.codesAt, (rows * dpad) / 2), layout.codes);
+      if (crc32(header.subarray(0, 56), crc) >>> 0 !== header.readUInt32LE(56)) {
+        new Float32Array(buffer, this.scales2At, rows).fill(NaN);
+        new Float32Array(buffer, this.scales4At, rows).fill(NaN);
+        throw new IndexIntegrityError(`${file}: la suma de control de la instantánea no coincide`);
+      }
+      const ids = JSON.parse(idBytes.toString('utf8')) as string[];
+      if (ids.length !== persons) throw new IndexIntegrityError(`${file}: instantánea dañada`);
       for (const id of ids) this.newSlot(id);
-      new Float32Array(this.memory.buffer, this.scalesAt, this.capacity).fill(NaN, rows);
+      new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
+      new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
       this.rowSlot.set(person);
+      this.rowHashes.set(hashes);
+      this.rowErr4.set(errs);
       this.rowCount = rows;
       this.samples = rows;
-      for (let s = 0; s < ids.length; s++) this.slotSamples[s] = 0;
       for (let r = 0; r < rows; r++) this.slotSamples[person[r]!]!++;
       this.relink();
+      this.err2Max = header.readDoubleLE(32);
+      this.err4Max = header.readDoubleLE(40);
+      this.alpha2Max = header.readDoubleLE(48);
       this.vectors.clear();
       if (this.vectors instanceof FileVectorStore) {
         this.vectors.useBase(fd, layout.floats, rows);
@@ -684,21 +941,31 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 }
 
-function snapshotLayout(stride: number, dim: number, rows: number, idBytes: number) {
-  const ids = SNAPSHOT_HEADER;
+function snapshotLayout(dpad: number, dim: number, rows: number, labelBytes: number, idBytes: number) {
+  const label = SNAPSHOT_HEADER;
+  const ids = label + labelBytes;
   const person = align(ids + idBytes, 64);
-  const scales = person + rows * 4;
-  const matrix = align(scales + rows * 4, 64);
-  const codes = align(matrix + rows * stride, 64);
-  const floats = align(codes + (rows * stride) / 2, 64);
-  return { ids, person, scales, matrix, codes, floats, end: floats + rows * dim * 4 };
+  const hashes = person + rows * 4;
+  const errs = hashes + rows * 4;
+  const scales2 = errs + rows * 4;
+  const scales4 = scales2 + rows * 4;
+  const fs = align(scales4 + rows * 4, 64);
+  const fsBytes = (align(rows, 32) * dpad) / 4;
+  const codes = align(fs + fsBytes, 64);
+  const floats = align(codes + (rows * dpad) / 2, 64);
+  return { label, ids, person, hashes, errs, scales2, scales4, fs, fsBytes, codes, floats, end: floats + rows * dim * 4 };
 }
 
 function readFully(fd: number, into: Uint8Array, position: number): void {
   let done = 0;
   while (done < into.length) {
     const n = readSync(fd, into, done, Math.min(into.length - done, 1 << 30), position + done);
-    if (n <= 0) throw new Error('instantánea del índice truncada');
+    if (n <= 0) throw new IndexIntegrityError('instantánea del índice truncada');
     done += n;
   }
+}
+
+function writeFully(fd: number, bytes: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, Math.min(bytes.length - done, 1 << 30), position + done);
 }

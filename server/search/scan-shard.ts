@@ -3,14 +3,16 @@
  * on purpose (no imports, no closure): the scan worker gets its source through `toString()`, so the
  * caller's thread and the worker run the same code.
  *
- * `nibbles`: scan the 4-bit codes (scanI4) rather than the int8 rows. Scans `block` rows at a time with a rising threshold: the kernel writes (row, score) pairs of the
- * rows at or above it into `out`; past `2 * keep` candidates the threshold becomes the `keep`-th
+ * `mode`: 0 scans int8 rows (scanI8), 1 the 4-bit codes (scanI4), 2 the 2-bit fast-scan blocks
+ * (scanFS, `q` being the probe's table). Scans `block` rows at a time with a rising threshold: the kernel writes (row, score) pairs of the
+ * rows at or above it into `out`; past `3 * keep` candidates the threshold becomes the `keep`-th
  * best score. Writes the result, best first, as (row i32, score f32) pairs at `res`; returns the count.
  */
 export function scanShard(
   kernel: {
     scanI8(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
     scanI4(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
+    scanFS(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
   },
   buffer: ArrayBufferLike,
   q: number,
@@ -22,41 +24,69 @@ export function scanShard(
   out: number,
   res: number,
   block: number,
-  nibbles: number,
+  mode: number,
 ): number {
-  const cap = 2 * keep + block;
+  const cap = 4 * keep + block;
   const cRow = new Int32Array(cap);
   const cScore = new Float32Array(cap);
   const outRow = new Int32Array(buffer, out, block * 2);
   const outScore = new Float32Array(buffer, out, block * 2);
   let n = 0;
   let thr = -Infinity;
+  const work = new Float32Array(cap);
+  // The k-th smallest of work[0..m) (quickselect, in place): linear, where sorting was most of the scan's overhead.
+  const select = (m: number, k: number): number => {
+    let lo = 0;
+    let hi = m - 1;
+    while (lo < hi) {
+      const pivot = work[(lo + hi) >> 1]!;
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (work[i]! < pivot) i++;
+        while (work[j]! > pivot) j--;
+        if (i <= j) {
+          const t = work[i]!;
+          work[i++] = work[j]!;
+          work[j--] = t;
+        }
+      }
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else return work[k]!;
+    }
+    return work[k]!;
+  };
   const prune = () => {
-    const sorted = cScore.slice(0, n).sort();
-    thr = sorted[n - keep]!;
+    work.set(cScore.subarray(0, n));
+    thr = select(n, n - keep);
+    // Exactly `keep` rows stay: all above the threshold, then as many ties as fit (in one pass:
+    // compacting first would overwrite ties not yet seen).
+    let ties = keep;
+    for (let i = 0; i < n; i++) if (cScore[i]! > thr) ties--;
     let w = 0;
     for (let i = 0; i < n; i++) {
-      if (cScore[i]! > thr) {
+      const s = cScore[i]!;
+      if (s > thr || (s === thr && ties-- > 0)) {
         cRow[w] = cRow[i]!;
-        cScore[w++] = cScore[i]!;
-      }
-    }
-    for (let i = 0; i < n && w < keep; i++) {
-      if (cScore[i]! === thr) {
-        cRow[w] = cRow[i]!;
-        cScore[w++] = thr;
+        cScore[w++] = s;
       }
     }
     n = w;
   };
   for (let s = start; s < end; s += block) {
     const e = Math.min(end, s + block);
-    const m = nibbles ? kernel.scanI4(q, rows, scales, s, e, thr, out) : kernel.scanI8(q, rows, scales, s, e, thr, out);
+    const m =
+      mode === 2
+        ? kernel.scanFS(q, rows, scales, s, e, thr, out)
+        : mode === 1
+          ? kernel.scanI4(q, rows, scales, s, e, thr, out)
+          : kernel.scanI8(q, rows, scales, s, e, thr, out);
     for (let i = 0; i < m; i++) {
       cRow[n] = outRow[2 * i]!;
       cScore[n++] = outScore[2 * i + 1]!;
     }
-    if (n > 2 * keep) prune();
+    if (n > 3 * keep) prune();
   }
   if (n > keep) prune();
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => cScore[b]! - cScore[a]!);

@@ -4,8 +4,8 @@ export type { SearchHit };
 
 /**
  * What the operations need from a 1:N index over the gallery's embeddings: exact cosine of the
- * best sample per person. `EmbeddingIndex` (plain, exact) and `QuantizedEmbeddingIndex` (int8 +
- * SIMD WebAssembly, exact after re-ranking) both provide it.
+ * best sample per person. `EmbeddingIndex` (plain, exact) and `QuantizedEmbeddingIndex` (2-/4-bit
+ * codes + SIMD WebAssembly, exact after re-ranking) both provide it.
  */
 export interface SearchIndex {
   readonly personCount: number;

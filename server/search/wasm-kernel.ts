@@ -34,7 +34,12 @@
 //     ;; scanI8 over 4-bit codes (rows of P/2 bytes): per 32 dimensions, 16 bytes read as eight i16
 //     ;; lanes of four nibbles, nibble k of lane i being dimension 8k + i; nibble k as i16 is
 //     ;; i16x8.shr_s (i16x8.shl w (12 - 4k)) 12, then i32x4.dot_i16x8_s with probe dims 8k .. 8k+7.
-//     (func (export "scanI4") ... the signature of scanI8 ...))
+//     (func (export "scanI4") ... the signature of scanI8 ...)
+//     ;; the 2-bit fast scan over blocks of 32 rows, i8x16.swizzle of a per-probe table (fastScanBody)
+//     (func (export "scanFS") ... the signature of scanI8, the table in place of the probe ...)
+//     ;; the 4-bit score of each row of a list (listI4Body)
+//     (func (export "scoreI4List") (param $q i32) (param $codes i32) (param $scales i32) (param $list i32)
+//           (param $count i32) (param $out i32)))
 
 const I32 = 0x7f;
 const F32 = 0x7d;
@@ -113,10 +118,19 @@ const v128AnyTrue = () => op.simd(0x53);
 const f32x4ConvertI32x4S = () => op.simd(0xfa);
 const v128Zero = () => op.simd(0x0c, ...new Array<number>(16).fill(0));
 const f32x4ExtractLane = (lane: number) => op.simd(0x1f, lane);
+const i32x4ExtractLane = (lane: number) => op.simd(0x1b, lane);
 const i16x8ExtendLowI8x16S = () => op.simd(0x87);
 const i16x8ExtendHighI8x16S = () => op.simd(0x88);
 const i32x4Add = () => op.simd(0xae);
 const i32x4DotI16x8S = () => op.simd(0xba);
+const i8x16Swizzle = () => op.simd(0x0e);
+const v128And = () => op.simd(0x4e);
+const i8x16ShrU = () => op.simd(0x6d);
+const i8x16Splat = () => op.simd(0x0f);
+const i16x8Add = () => op.simd(0x8e);
+const i8x16Add = () => op.simd(0x6e);
+const i32x4ExtendLowI16x8S = () => op.simd(0xa7);
+const i32x4ExtendHighI16x8S = () => op.simd(0xa8);
 const f32x4Add = () => op.simd(0xe4);
 const f32x4Mul = () => op.simd(0xe6);
 
@@ -224,6 +238,147 @@ function scanBody(stride: number, nibbles: boolean): number[] {
   );
 }
 
+/**
+ * scanFS(lut, codes, scales, start, end, thr, out) -> count: the 2-bit first pass ("fast scan").
+ * Codes are stored per block of 32 rows, transposed: for each pair of dimensions g (a 4-bit code,
+ * two 2-bit levels), 16 bytes whose byte j holds row j's code (low nibble) and row 16 + j's (high
+ * nibble). The probe is a table of 16 int8 partial dot products per pair (`lut`, 16 bytes per g),
+ * looked up for 16 rows at once by `i8x16.swizzle`, two pairs added in int8, then summed in int16
+ * (the caller keeps entries within +-63 and the sums within int16). Score = sum * scale[row]; rows at or above `thr` go to `out` as in
+ * scanI8. `start` and `end` are multiples of 32.
+ */
+function fastScanBody(pairs: number): number[] {
+  const [lut, codes, scales, start, end, thr, out] = [0, 1, 2, 3, 4, 5, 6];
+  const [row, p, n] = [7, 8, 9];
+  const [x, a0, a1, a2, a3, mask, sv, thrv] = [12, 13, 14, 15, 16, 17, 18, 19]; // 10 and 11 unused
+  const blockBytes = pairs * 16;
+  const code: number[] = [];
+  code.push(...op.localGet(start), ...op.localSet(row));
+  code.push(...op.localGet(codes), ...op.localGet(start), ...op.i32Const(5), 0x76 /* i32.shr_u */);
+  code.push(...op.i32Const(blockBytes), op.i32Mul, op.i32Add, ...op.localSet(p));
+  code.push(...op.i32Const(0), ...op.localSet(n));
+  code.push(...op.localGet(thr), ...f32x4Splat(), ...op.localSet(thrv));
+  code.push(...op.i32Const(15), ...i8x16Splat(), ...op.localSet(mask));
+  code.push(op.block, op.void, op.loop, op.void);
+  code.push(...op.localGet(row), ...op.localGet(end), op.i32GeU, op.brIf, 1);
+  for (const a of [a0, a1, a2, a3]) code.push(...v128Zero(), ...op.localSet(a));
+  const addPartials = (lo: number, hi: number) => {
+    // the i8x16 partials of 16 rows on the stack: both halves sign-extended into two i16 accumulators
+    code.push(...op.localTee(x), ...i16x8ExtendLowI8x16S(), ...op.localGet(lo), ...i16x8Add(), ...op.localSet(lo));
+    code.push(...op.localGet(x), ...i16x8ExtendHighI8x16S(), ...op.localGet(hi), ...i16x8Add(), ...op.localSet(hi));
+  };
+  // Two pairs at a time: their int8 partials are added in int8 (the table entries are at most 63
+  // in magnitude, so the sum is exact) and widened once.
+  const lookup = (g: number, high: boolean) => {
+    code.push(...op.localGet(lut), ...v128Load(16 * g), ...op.localGet(p), ...v128Load(16 * g));
+    if (high) code.push(...op.i32Const(4), ...i8x16ShrU());
+    else code.push(...op.localGet(mask), ...v128And());
+    code.push(...i8x16Swizzle());
+  };
+  for (let g = 0; g < pairs; g += 2) {
+    lookup(g, false);
+    lookup(g + 1, false);
+    code.push(...i8x16Add());
+    addPartials(a0, a1);
+    lookup(g, true);
+    lookup(g + 1, true);
+    code.push(...i8x16Add());
+    addPartials(a2, a3);
+  }
+  // rows 0-7: a0, 8-15: a1, 16-23: a2, 24-31: a3; each as two f32x4 of four rows
+  [a0, a1, a2, a3].forEach((a, i) => {
+    for (let h = 0; h < 2; h++) {
+      const first = 8 * i + 4 * h;
+      code.push(...op.localGet(a), ...(h === 0 ? i32x4ExtendLowI16x8S() : i32x4ExtendHighI16x8S()), ...f32x4ConvertI32x4S());
+      code.push(...op.localGet(scales), ...op.localGet(row), ...op.i32Const(2), op.i32Shl, op.i32Add, ...v128Load(4 * first));
+      code.push(...f32x4Mul(), ...op.localTee(sv), ...op.localGet(thrv), ...f32x4Ge(), ...v128AnyTrue(), op.if, op.void);
+      for (let r = 0; r < 4; r++) emitKeep(code, sv, r, first + r, { row, n, thr, out });
+      code.push(op.end);
+    }
+  });
+  code.push(...op.localGet(row), ...op.i32Const(32), op.i32Add, ...op.localSet(row));
+  code.push(...op.localGet(p), ...op.i32Const(blockBytes), op.i32Add, ...op.localSet(p));
+  code.push(op.br, 0, op.end, op.end);
+  code.push(...op.localGet(n));
+  return funcBody(
+    [
+      [3, I32],
+      [10, V128],
+    ],
+    code,
+  );
+}
+
+/** if (lane `lane` of `sv` >= thr) { out[n] = (row + rowOffset, that lane); n++ } */
+function emitKeep(
+  code: number[],
+  sv: number,
+  lane: number,
+  rowOffset: number,
+  l: { row: number; n: number; thr: number; out: number },
+): void {
+  code.push(...op.localGet(sv), ...f32x4ExtractLane(lane), ...op.localGet(l.thr), op.f32Ge, op.if, op.void);
+  code.push(...op.localGet(l.out), ...op.localGet(l.n), ...op.i32Const(3), op.i32Shl, op.i32Add);
+  code.push(...op.localGet(l.row), ...op.i32Const(rowOffset), op.i32Add, ...op.i32Store(0));
+  code.push(...op.localGet(l.out), ...op.localGet(l.n), ...op.i32Const(3), op.i32Shl, op.i32Add);
+  code.push(...op.localGet(sv), ...f32x4ExtractLane(lane), ...op.f32Store(4));
+  code.push(...op.localGet(l.n), ...op.i32Const(1), op.i32Add, ...op.localSet(l.n));
+  code.push(op.end);
+}
+
+/**
+ * scoreI4List(q, codes, scales, list, count, out): out[i] = the 4-bit score of row list[i] (i32
+ * rows, f32 scores), the scanI4 arithmetic one row at a time, for the second pass's candidates.
+ */
+function listI4Body(stride: number): number[] {
+  const rowBytes = stride / 2;
+  const [q, codes, scales, list, count, out] = [0, 1, 2, 3, 4, 5];
+  const [i, row, p] = [6, 7, 8];
+  const [a, w, q0, q1, q2, q3] = [9, 10, 11, 12, 13, 14];
+  const qs = [q0, q1, q2, q3];
+  const code: number[] = [];
+  code.push(...op.i32Const(0), ...op.localSet(i));
+  code.push(op.block, op.void, op.loop, op.void);
+  code.push(...op.localGet(i), ...op.localGet(count), op.i32GeU, op.brIf, 1);
+  code.push(
+    ...op.localGet(list),
+    ...op.localGet(i),
+    ...op.i32Const(2),
+    op.i32Shl,
+    op.i32Add,
+    ...op.i32Load(0),
+    ...op.localSet(row),
+  );
+  code.push(...op.localGet(codes), ...op.localGet(row), ...op.i32Const(rowBytes), op.i32Mul, op.i32Add, ...op.localSet(p));
+  code.push(...v128Zero(), ...op.localSet(a));
+  for (let c = 0; c < stride / 32; c++) {
+    qs.forEach((x, k) => code.push(...op.localGet(q), ...v128Load(64 * c + 16 * k), ...op.localSet(x)));
+    code.push(...op.localGet(p), ...v128Load(16 * c), ...op.localSet(w));
+    for (let k = 0; k < 4; k++) {
+      code.push(...op.localGet(w));
+      if (k < 3) code.push(...op.i32Const(12 - 4 * k), ...i16x8Shl());
+      code.push(...op.i32Const(12), ...i16x8ShrS(), ...op.localGet(qs[k]!), ...i32x4DotI16x8S());
+      code.push(...op.localGet(a), ...i32x4Add(), ...op.localSet(a));
+    }
+  }
+  // out[i] = f32(sum of the lanes of a) * scales[row]
+  code.push(...op.localGet(out), ...op.localGet(i), ...op.i32Const(2), op.i32Shl, op.i32Add);
+  code.push(...op.localGet(a), ...i32x4ExtractLane(0), ...op.localGet(a), ...i32x4ExtractLane(1), op.i32Add);
+  code.push(...op.localGet(a), ...i32x4ExtractLane(2), op.i32Add, ...op.localGet(a), ...i32x4ExtractLane(3), op.i32Add);
+  code.push(op.f32ConvertI32S);
+  code.push(...op.localGet(scales), ...op.localGet(row), ...op.i32Const(2), op.i32Shl, op.i32Add, ...op.f32Load(0), op.f32Mul);
+  code.push(...op.f32Store(0));
+  code.push(...op.localGet(i), ...op.i32Const(1), op.i32Add, ...op.localSet(i));
+  code.push(op.br, 0, op.end, op.end);
+  return funcBody(
+    [
+      [3, I32],
+      [6, V128],
+    ],
+    code,
+  );
+}
+
 /** dotF32(q, rows, start, end, out): out[i - start] = dot(q, row i), rows of `stride` floats. */
 function dotF32Body(stride: number): number[] {
   const [q, rows, start, end, out] = [0, 1, 2, 3, 4];
@@ -264,22 +419,32 @@ function dotF32Body(stride: number): number[] {
 export function kernelModuleBytes(strideI8: number, strideF32: number): Uint8Array {
   if (strideI8 % 32 !== 0 || strideF32 % 4 !== 0) throw new Error('int8 stride: a multiple of 32; float32: of 4');
   const types = section(1, [
-    ...uleb(2),
+    ...uleb(3),
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [F32], [I32]]), ...vec([[I32]])],
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
+    ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), ...vec([])],
   ]);
   // (import "env" "memory" (memory 1 65536 shared)): limits flag 3 = shared with a maximum.
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
-  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0)]));
+  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0), uleb(0), uleb(2)]));
   const exports = section(
     7,
     vec([
       [...name('scanI8'), 0x00, ...uleb(0)],
       [...name('dotF32'), 0x00, ...uleb(1)],
       [...name('scanI4'), 0x00, ...uleb(2)],
+      [...name('scanFS'), 0x00, ...uleb(3)],
+      [...name('scoreI4List'), 0x00, ...uleb(4)],
     ]),
   );
-  const code = section(10, [...uleb(3), ...scanBody(strideI8, false), ...dotF32Body(strideF32), ...scanBody(strideI8, true)]);
+  const code = section(10, [
+    ...uleb(5),
+    ...scanBody(strideI8, false),
+    ...dotF32Body(strideF32),
+    ...scanBody(strideI8, true),
+    ...fastScanBody(strideI8 / 2),
+    ...listI4Body(strideI8),
+  ]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code]);
 }
 
@@ -288,6 +453,10 @@ export interface Kernel {
   /** The same over 4-bit codes (rows of strideI8 / 2 bytes), for a coarse first pass. */
   scanI4(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
   dotF32(q: number, rows: number, start: number, end: number, out: number): void;
+  /** The 2-bit first pass over blocks of 32 rows (see fastScanBody); `q` is the probe's table. */
+  scanFS(lut: number, codes: number, scales: number, start: number, end: number, thr: number, out: number): number;
+  /** The 4-bit score of each row in a list (i32 rows at `list`, f32 scores to `out`). */
+  scoreI4List(q: number, codes: number, scales: number, list: number, count: number, out: number): void;
 }
 
 /** The parts of the WebAssembly JS API used here (the project's `lib` has no DOM types). */

@@ -15,6 +15,12 @@ export interface StationStore {
   countPersons(): number;
   /** Every stored embedding of one recognition model, for the search index. */
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void;
+  /**
+   * Changes whenever any sample is added, removed or changed, in the same transaction: the search
+   * index's snapshot is trusted only at the stamp it was saved at. Optional: without it the index
+   * is always rebuilt from `forEachEmbedding` at start.
+   */
+  galleryStamp?(): string;
 
   insertToken(token: TokenRecord): void;
   findToken(id: string): TokenRecord | null;

@@ -64,4 +64,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    name: 'gallery version for the search index snapshot',
+    // Bumped by triggers in the same transaction as every change to the samples, so a snapshot of
+    // the search index saved at version V matches the gallery exactly while the version is still V.
+    // The random id tells one database from another (a restored copy) at the same version.
+    sql: `
+      CREATE TABLE gallery_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        gallery_id TEXT NOT NULL,
+        version INTEGER NOT NULL
+      ) STRICT;
+      INSERT INTO gallery_version (id, gallery_id, version) VALUES (1, lower(hex(randomblob(16))), 0);
+      CREATE TRIGGER face_samples_inserted AFTER INSERT ON face_samples
+        BEGIN UPDATE gallery_version SET version = version + 1 WHERE id = 1; END;
+      CREATE TRIGGER face_samples_deleted AFTER DELETE ON face_samples
+        BEGIN UPDATE gallery_version SET version = version + 1 WHERE id = 1; END;
+      CREATE TRIGGER face_samples_updated AFTER UPDATE ON face_samples
+        BEGIN UPDATE gallery_version SET version = version + 1 WHERE id = 1; END;
+    `,
+  },
 ];

@@ -181,6 +181,9 @@ class SqliteStore implements StationStore {
         'SELECT id_persona, embedding FROM face_samples WHERE model_id = ? ORDER BY id',
       ),
       countPersons: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM persons'),
+      galleryVersion: db.prepare<[], { gallery_id: string; version: number }>(
+        'SELECT gallery_id, version FROM gallery_version WHERE id = 1',
+      ),
       countPersonsPrefix: db.prepare<[{ prefix: string }], { n: number }>(
         'SELECT count(*) AS n FROM persons WHERE id_persona >= @prefix AND id_persona < @prefix || char(1114111)',
       ),
@@ -275,6 +278,11 @@ class SqliteStore implements StationStore {
     } catch {
       // Best effort (a full disk, a reader mid-scan): the next checkpoint folds and overwrites these frames.
     }
+  }
+
+  galleryStamp(): string {
+    const row = this.q.galleryVersion.get()!;
+    return `${row.gallery_id}:${row.version}`;
   }
 
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {

@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../common/api/operations.js';
+import { loadConfig } from '../../server/config/load.js';
+import { loadOrCreateDataKey } from '../../server/crypto/data-key.js';
+import { createLogger } from '../../server/log/logger.js';
+import { SEARCH_INDEX_DIR } from '../../server/search/open-search-index.js';
+import { startStation } from '../../server/station.js';
+import { openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+import { expectEnvelope } from '../helpers/envelope.js';
+import { makeClient } from '../helpers/https-client.js';
+import { faceTemplate } from '../helpers/templates.js';
+
+// The 1:N index across restarts of a real station on one data directory: loaded from its snapshot
+// after a clean stop, rebuilt when the gallery changed behind it (as after a crash).
+const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-index-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function start() {
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      dataDir,
+      port: 0,
+      logLevel: 'silent',
+      engines: { face: { enabled: true, workers: 1, maxQueue: 32 }, document: { enabled: false } },
+    },
+  });
+  const station = await startStation(config, { logger: createLogger('silent'), consoleDir: null, waitForEngines: true });
+  const send = makeClient(station.url, readFileSync(path.join(dataDir, 'tls', 'station-cert.pem'), 'utf8'));
+  const token = station.tokens.create(`t${Date.now()}`, ['enroll', 'identify']).token;
+  const post = async (op: keyof typeof OPERATIONS, body: unknown) =>
+    expectEnvelope(
+      await send(OPERATIONS[op].path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      }),
+      200,
+    ).data as { status: string; candidates?: { idPersona: string; confidence: number }[] };
+  return { station, post };
+}
+
+describe('the search index across restarts', () => {
+  it('answers the same after a clean restart and follows changes made while it was down', async () => {
+    const kitProbe = await faceTemplate('fr-kit_harington_test1.jpg');
+    const a = await start();
+    await a.post('enroll', { idPersona: 'kit', template: await faceTemplate('fr-kit_harington2.jpg') });
+    await a.post('enroll', { idPersona: 'rose', template: await faceTemplate('fr-rose_leslie1.jpg') });
+    const before = await a.post('identify', { template: kitProbe });
+    expect(before).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
+    await a.station.close();
+    expect(readdirSync(path.join(dataDir, SEARCH_INDEX_DIR)).some((f) => f.endsWith('.snapshot'))).toBe(true);
+
+    const b = await start();
+    const after = await b.post('identify', { template: kitProbe });
+    expect(after.candidates).toEqual(before.candidates);
+    await b.post('deletePerson', { idPersona: 'kit' });
+    expect(await b.post('identify', { template: kitProbe })).toMatchObject({ status: 'NOT_IDENTIFIED' });
+    await b.station.close();
+
+    // While the station is down the gallery changes (as if the last enrollments were committed
+    // and the process died before its snapshot): the next start must not trust the old snapshot.
+    const stationA = await start();
+    const enrolled = (await stationA.post('enroll', { idPersona: 'kit2', template: await faceTemplate('fr-kit_harington2.jpg') }))
+      .status;
+    expect(enrolled).toBe('SUCCESS');
+    const samples = stationA.station.store.listSamples('kit2');
+    await stationA.station.close();
+    const store = openSqliteStore(dataDir, loadOrCreateDataKey(dataDir, {}));
+    store.deletePerson('kit2');
+    store.enrollPerson('kit3', samples, { replace: true });
+    store.close();
+    const c = await start();
+    expect(await c.post('identify', { template: kitProbe })).toMatchObject({
+      status: 'IDENTIFY_OK',
+      candidates: [{ idPersona: 'kit3' }],
+    });
+    await c.station.close();
+    expect(existsSync(dataDir)).toBe(true);
+  }, 180_000);
+});

@@ -1,0 +1,133 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../log/logger.js';
+import type { StationStore } from '../store/store.js';
+import { IndexIntegrityError, QuantizedEmbeddingIndex, type QuantizedIndexOptions } from './quantized-index.js';
+import type { SearchHit, SearchIndex } from './search-index.js';
+
+export const SEARCH_INDEX_DIR = 'search-index';
+
+export interface OpenSearchIndexOptions {
+  dim: number;
+  modelId: string;
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  threads?: number;
+}
+
+export interface OpenedSearchIndex {
+  /** The index the operations use; rebuilds itself from the store if a stored row fails its check. */
+  index: SearchIndex;
+  /** Where it came from at start, and how long that took. */
+  source: 'snapshot' | 'store';
+  readyMs: number;
+  /** Saves the snapshot (labelled with the store's gallery stamp) and stops the index; call before closing the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * The station's 1:N index over one model's embeddings, kept in step with the store (the source of
+ * truth). At start: the snapshot in `<dataDir>/search-index` when its label matches the store's
+ * gallery stamp (bumped in the same transaction as every enrollment and deletion) and its
+ * checksum holds; otherwise (first start, a crash after changes, a damaged or foreign file) a
+ * rebuild from `forEachEmbedding`. At close: a fresh snapshot.
+ */
+export async function openSearchIndex(
+  store: StationStore,
+  dataDir: string,
+  options: OpenSearchIndexOptions,
+): Promise<OpenedSearchIndex> {
+  const started = performance.now();
+  const dir = path.join(dataDir, SEARCH_INDEX_DIR);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const base = options.modelId.replace(/[^A-Za-z0-9._-]/g, '_');
+  const snapshot = path.join(dir, `${base}.snapshot`);
+  // Float rows of earlier runs (the live ones are inside the snapshot): never read again.
+  const removeVectorFiles = () => {
+    for (const f of readdirSync(dir)) if (f.startsWith(`${base}.vectors-`)) rmSync(path.join(dir, f), { force: true });
+  };
+  removeVectorFiles();
+  let generation = 0;
+  const create = async () =>
+    QuantizedEmbeddingIndex.create(options.dim, {
+      threads: options.threads ?? 2,
+      // The float rows stay on disk (read per re-ranked row); the process holds the codes.
+      vectorFile: path.join(dir, `${base}.vectors-${generation++}`),
+    } satisfies QuantizedIndexOptions);
+  const label = () => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp: store.galleryStamp?.() ?? null });
+  const fromStore = (index: QuantizedEmbeddingIndex) =>
+    store.forEachEmbedding(options.modelId, (idPersona, embedding) => index.add(idPersona, embedding));
+
+  let index = await create();
+  let source: OpenedSearchIndex['source'] = 'store';
+  const stamp = store.galleryStamp?.();
+  if (stamp !== undefined && QuantizedEmbeddingIndex.snapshotLabel(snapshot) === label()) {
+    try {
+      index.loadSnapshot(snapshot);
+      source = 'snapshot';
+    } catch (error) {
+      options.logger?.warn({ err: error, snapshot }, 'índice de búsqueda: instantánea dañada, se reconstruye');
+      await index.close();
+      index = await create();
+    }
+  }
+  if (source === 'store') fromStore(index);
+  const readyMs = performance.now() - started;
+  options.logger?.info(
+    { source, persons: index.personCount, samples: index.sampleCount, ms: Math.round(readyMs) },
+    'índice de búsqueda listo',
+  );
+
+  // A float row that fails its check (the disk changed under us) rebuilds the index from the store,
+  // synchronously, and the search is answered by the rebuilt index: never from damaged data.
+  const rebuild = (error: unknown) => {
+    options.logger?.error({ err: error }, 'índice de búsqueda: fila dañada, se reconstruye desde la base');
+    const old = index;
+    index = new QuantizedEmbeddingIndex(options.dim, { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) });
+    fromStore(index);
+    void old.close();
+    rmSync(snapshot, { force: true });
+  };
+  // An update that failed leaves the index behind the store: its snapshot must not be trusted.
+  let diverged = false;
+  const guarded = <T>(f: () => T, update: boolean): T => {
+    try {
+      return f();
+    } catch (error) {
+      if (!(error instanceof IndexIntegrityError)) {
+        diverged ||= update;
+        throw error;
+      }
+      rebuild(error);
+      return f();
+    }
+  };
+  const facade: SearchIndex = {
+    get personCount() {
+      return index.personCount;
+    },
+    get sampleCount() {
+      return index.sampleCount;
+    },
+    set: (id, embeddings) => guarded(() => index.set(id, embeddings), true),
+    add: (id, embedding) => guarded(() => index.add(id, embedding), true),
+    remove: (id) => guarded(() => index.remove(id), true),
+    search: (probe, k, exclude): SearchHit[] => guarded(() => index.search(probe, k, exclude), false),
+  };
+
+  return {
+    index: facade,
+    source,
+    readyMs,
+    async close() {
+      try {
+        if (store.galleryStamp && !diverged) index.saveSnapshot(snapshot, label());
+        else rmSync(snapshot, { force: true });
+      } catch (error) {
+        options.logger?.warn({ err: error }, 'índice de búsqueda: no se pudo guardar la instantánea');
+        rmSync(snapshot, { force: true });
+      }
+      await index.close();
+      removeVectorFiles();
+    },
+  };
+}
