@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { TokenService } from './auth/tokens.js';
 import type { StationConfig } from './config/schema.js';
@@ -14,6 +15,9 @@ import { IMPOSTOR_MODEL } from './engines/face/calibration-data.js';
 import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
+import type { Gallery } from './gallery/gallery.js';
+import { openPostgresGallery } from './gallery/postgres/postgres-gallery.js';
+import { sqliteGallery } from './gallery/sqlite-gallery.js';
 import { galleryOperations } from './operations/gallery-operations.js';
 import { QuantizedEmbeddingIndex } from './search/quantized-index.js';
 import type { StationStore } from './store/store.js';
@@ -40,7 +44,10 @@ export interface RunningStation {
   fingerprint256: string | null;
   /** Printed once: an admin token created because the station had none. */
   bootstrapToken: string | null;
+  /** Tokens and audit: always this station's SQLite. */
   store: StationStore;
+  /** Persons and samples: the same SQLite, or the fleet's PostgreSQL (`databaseUrl`). */
+  gallery: Gallery;
   tokens: TokenService;
   logger: Logger;
   faceEngine: FaceEngine | null;
@@ -54,10 +61,15 @@ export const BOOTSTRAP_TOKEN_NAME = 'admin-inicial';
 export async function startStation(config: StationConfig, options: StationOptions = {}): Promise<RunningStation> {
   const logger = options.logger ?? createLogger(config.logLevel);
   recoverPendingRotation(config.dataDir);
-  const store = openSqliteStore(config.dataDir, options.dataKey ?? loadOrCreateDataKey(config.dataDir));
+  const dataKey = options.dataKey ?? loadOrCreateDataKey(config.dataDir);
+  const store = openSqliteStore(config.dataDir, dataKey);
   const engines: (FaceEngine | DocumentEngine | null)[] = [];
   const closables: (() => Promise<void>)[] = [];
   try {
+    const gallery = config.databaseUrl
+      ? await openPostgresGallery({ url: config.databaseUrl, dataKey, logger, station: hostname() })
+      : sqliteGallery(store);
+    closables.push(() => gallery.close());
     const tokens = new TokenService(store);
     const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
     const tls = config.tls.enabled ? await loadOrCreateTls(config.dataDir, config.tls) : null;
@@ -80,16 +92,18 @@ export async function startStation(config: StationConfig, options: StationOption
     // int8 + SIMD WebAssembly scan on two threads, exact after re-ranking (docs/search-index.md).
     const index = await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, { threads: 2 });
     closables.push(() => index.close());
-    store.forEachEmbedding(FACE_MODEL_ID, (idPersona, embedding) => index.add(idPersona, embedding));
+    await gallery.attach(index, FACE_MODEL_ID);
     const handlers: OperationHandlers = {
-      ...galleryOperations(store, index),
+      ...galleryOperations(gallery),
       ...adminOperations(store, tokens, {
+        // The local index answers when the shared gallery is out of reach.
+        persons: () => gallery.countPersons().catch(() => index.personCount),
         version: STATION_VERSION,
         startedAt,
         engines: () => ({ face: faceEngine?.state ?? 'unavailable', document: documentEngine?.state ?? 'unavailable' }),
         tls: { enabled: tls !== null, fingerprint256: tls?.fingerprint256 ?? null },
       }),
-      ...(faceEngine ? faceOperations({ engine: faceEngine, store, index, policy }) : {}),
+      ...(faceEngine ? faceOperations({ engine: faceEngine, gallery, index, policy }) : {}),
       ...(documentEngine ? documentOperations({ engine: documentEngine, face: faceEngine, policy }) : {}),
     };
     if (options.waitForEngines) await Promise.all([faceEngine?.ready(), documentEngine?.ready()]);
@@ -127,6 +141,7 @@ export async function startStation(config: StationConfig, options: StationOption
       fingerprint256: tls?.fingerprint256 ?? null,
       bootstrapToken,
       store,
+      gallery,
       tokens,
       logger,
       faceEngine,

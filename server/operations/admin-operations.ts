@@ -7,6 +7,7 @@ export interface StationInfo {
   startedAt: string;
   engines: () => Record<string, 'ready' | 'loading' | 'unavailable'>;
   tls: { enabled: boolean; fingerprint256: string | null };
+  persons: () => Promise<number>;
 }
 
 /** Tokens, audit log and station status, for holders of the `admin` scope. */
@@ -16,11 +17,11 @@ export function adminOperations(store: StationStore, tokens: TokenService, info:
     listTokens: () => ({ status: 'SUCCESS', tokens: tokens.list() }),
     revokeToken: ({ request }) => ({ status: tokens.revoke(request.id) ? 'SUCCESS' : 'INEXISTENT' }),
     listAudit: ({ request }) => ({ status: 'SUCCESS', entries: store.listAudit(request) }),
-    stationStatus: () => ({
+    stationStatus: async () => ({
       status: 'SUCCESS',
       version: info.version,
       startedAt: info.startedAt,
-      persons: store.countPersons(),
+      persons: await info.persons(),
       engines: info.engines(),
       tls: info.tls,
     }),

@@ -18,7 +18,8 @@ import {
 } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
 import type { SearchIndex } from '../../search/search-index.js';
-import type { StationStore } from '../../store/store.js';
+import type { Gallery } from '../../gallery/gallery.js';
+import type { SampleRecord } from '../../store/store.js';
 import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
 import { selectFrames, type UsableFrame } from './frame-selection.js';
@@ -43,14 +44,21 @@ const BASE = MATCHING_ANALYSIS;
 
 type ExtractData = Omit<z.infer<typeof extractFaceResponseSchema>, 'txId'>;
 
+interface EnrollRefusal {
+  status: 'DUPLICATED_TEMPLATE' | 'DUPLICATED_SUBJECT_ID';
+  idPersona: string;
+  duplicatedIdPersona?: string;
+  motivo: string;
+}
+
 /** The five face operations of the contract, on the engine, the store and the search index. */
 export function faceOperations(deps: {
   engine: FaceEngine;
-  store: StationStore;
+  gallery: Gallery;
   index: SearchIndex;
   policy: FaceMatchingPolicy;
 }): OperationHandlers {
-  const { engine, store, index, policy } = deps;
+  const { engine, gallery, index, policy } = deps;
   const cache = new ResultCache<ExtractData>(64, 10 * 60_000);
   const verifyThreshold = thresholdForFmr(policy.verifyFmr);
   const score = (s: number) => ({
@@ -107,31 +115,36 @@ export function faceOperations(deps: {
       const chosen = [...good].sort((a, b) => b.quality.score - a.quality.score).slice(0, 3);
       const probe = chosen[0]!.face.embedding!;
 
-      if (parametros.duplicateSearch) {
-        const threshold = parametros.duplicateThreshold ?? identifyThreshold();
-        const hit = index.search(probe, 1, idPersona)[0];
-        if (hit && confidenceOf(hit.score, policy.impostors) >= threshold) {
-          log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
-          return {
-            status: 'DUPLICATED_TEMPLATE',
-            idPersona,
-            duplicatedIdPersona: hit.idPersona,
-            motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${confidenceOf(hit.score, policy.impostors)} >= ${threshold})`,
-          };
+      // Screened inside the gallery's write lock: with a shared gallery, an enrollment made at the
+      // same moment on another station is either in the index already or waits for this one.
+      const screen = (stored: SampleRecord[]): EnrollRefusal | null => {
+        if (parametros.duplicateSearch) {
+          const threshold = parametros.duplicateThreshold ?? identifyThreshold();
+          const hit = index.search(probe, 1, idPersona)[0];
+          if (hit && confidenceOf(hit.score, policy.impostors) >= threshold) {
+            log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
+            return {
+              status: 'DUPLICATED_TEMPLATE',
+              idPersona,
+              duplicatedIdPersona: hit.idPersona,
+              motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${confidenceOf(hit.score, policy.impostors)} >= ${threshold})`,
+            };
+          }
         }
-      }
-      const existing = store.listSamples(idPersona).filter((s) => s.modelId === engine.modelId);
-      if (existing.length > 0 && !parametros.replaceSamples) {
-        const best = Math.max(...existing.map((s) => cosine(s.embedding, probe)));
-        if (confidenceOf(best, policy.impostors) < verifyThreshold) {
-          return {
-            status: 'DUPLICATED_SUBJECT_ID',
-            idPersona,
-            motivo: `idPersona ya está enrolado con otro rostro (confianza ${confidenceOf(best, policy.impostors)}); use replaceSamples para reemplazarlo`,
-          };
+        const existing = stored.filter((s) => s.modelId === engine.modelId);
+        if (existing.length > 0 && !parametros.replaceSamples) {
+          const best = Math.max(...existing.map((s) => cosine(s.embedding, probe)));
+          if (confidenceOf(best, policy.impostors) < verifyThreshold) {
+            return {
+              status: 'DUPLICATED_SUBJECT_ID',
+              idPersona,
+              motivo: `idPersona ya está enrolado con otro rostro (confianza ${confidenceOf(best, policy.impostors)}); use replaceSamples para reemplazarlo`,
+            };
+          }
         }
-      }
-      const result = store.enrollPerson(
+        return null;
+      };
+      const result = await gallery.enroll(
         idPersona,
         chosen.map((f) => ({
           modelId: engine.modelId,
@@ -139,24 +152,18 @@ export function faceOperations(deps: {
           quality: f.quality.score,
           thumbnail: f.face.thumbnail,
         })),
-        { replace: parametros.replaceSamples },
+        { replace: parametros.replaceSamples, screen },
       );
-      // Searchable as soon as it is durable: the index follows the committed rows.
-      index.set(
-        idPersona,
-        store
-          .listSamples(idPersona)
-          .filter((s) => s.modelId === engine.modelId)
-          .map((s) => s.embedding),
-      );
+      // Searchable as soon as it is durable: the gallery has put it in the index.
+      if (!result.stored) return result.rejection;
       return { status: 'SUCCESS', idPersona, samples: result.samples, quality: chosen[0]!.quality.score };
     },
 
     verify: async ({ request, templates }) => {
       const { idPersona } = request;
       const threshold = request.parametros.threshold ?? verifyThreshold;
-      if (!store.getPerson(idPersona)) return { status: 'INEXISTENT', idPersona, motivo: 'idPersona no está enrolado' };
-      const samples = store.listSamples(idPersona).filter((s) => s.modelId === engine.modelId);
+      if (!(await gallery.getPerson(idPersona))) return { status: 'INEXISTENT', idPersona, motivo: 'idPersona no está enrolado' };
+      const samples = (await gallery.listSamples(idPersona)).filter((s) => s.modelId === engine.modelId);
       if (samples.length === 0)
         return {
           status: 'WITHOUT_TEMPLATE',
