@@ -28,10 +28,10 @@ export interface TestPostgres {
 }
 
 /**
- * A throwaway cluster in a temp dir on a free loopback port, trust auth, no fsync (tests only).
+ * A throwaway cluster in a temp dir on a free loopback port, trust auth, no fsync unless `durable`.
  * initdb refuses root, so as root the cluster runs as the `postgres` system user (the package creates it).
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
+export async function startTestPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
   if (!bin) throw new Error(POSTGRES_MISSING);
   const root = mkdtempSync(path.join(tmpdir(), 'enrolla-pg-'));
@@ -51,9 +51,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       `listen_addresses = '127.0.0.1'`,
       `port = ${port}`,
       `unix_socket_directories = '${root}'`,
-      'fsync = off',
-      'synchronous_commit = off',
-      'full_page_writes = off',
+      // Tests need no durability; benchmarks ask for it (`durable`), as production has it.
+      ...(options.durable ? [] : ['fsync = off', 'synchronous_commit = off', 'full_page_writes = off']),
       'max_connections = 200',
       'shared_buffers = 64MB',
     ].join('\n'),
