@@ -9,7 +9,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { seal } from '../../server/crypto/sealed.js';
 import { openPostgresGallery } from '../../server/gallery/postgres/postgres-gallery.js';
-import type { Gallery } from '../../server/gallery/gallery.js';
+import type { Gallery, Screen } from '../../server/gallery/gallery.js';
+import { cosine } from '../../server/matching/similarity.js';
 import { createLogger } from '../../server/log/logger.js';
 import { QuantizedEmbeddingIndex } from '../../server/search/quantized-index.js';
 import { packageRoot } from '../../server/version.js';
@@ -109,7 +110,7 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
       const t0 = performance.now();
       const result = await stationA.enroll(id(i), [{ modelId: MODEL, embedding, quality: 80, thumbnail: null }], {
         replace: false,
-        screen: () => ((indexA.search(embedding, 1, id(i))[0]?.score ?? 0) > 0.99 ? 'duplicate' : null),
+        screen: screenFor(indexA, embedding, id(i)),
       });
       if (!result.stored) throw new Error(`not stored: ${id(i)}`);
       enrollMs.push(performance.now() - t0);
@@ -133,7 +134,7 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
           const embedding = gen.sample(i, 0, gen.person(i));
           await g.enroll(id(i), [{ modelId: MODEL, embedding, quality: 80, thumbnail: null }], {
             replace: false,
-            screen: () => ((index.search(embedding, 1, id(i))[0]?.score ?? 0) > 0.99 ? 'duplicate' : null),
+            screen: screenFor(index, embedding, id(i)),
           });
         }
       }),
@@ -184,5 +185,16 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
     await admin.end();
   }
 }
+
+/** Production's duplicate screen, reduced to its search: the whole index, or the persons changed since. */
+const screenFor =
+  (index: QuantizedEmbeddingIndex, probe: Float32Array, self: string): Screen<string> =>
+  ({ candidates }) => {
+    let best = 0;
+    if (candidates === 'index') best = index.search(probe, 1, self)[0]?.score ?? 0;
+    else
+      for (const [other, list] of candidates) if (other !== self) for (const e of list) best = Math.max(best, cosine(e, probe));
+    return best > 0.99 ? 'duplicate' : null;
+  };
 
 const round = (x: number) => Math.round(x * 100) / 100;

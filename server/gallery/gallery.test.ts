@@ -8,8 +8,9 @@ import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres 
 import { createLogger } from '../log/logger.js';
 import { EmbeddingIndex } from '../search/embedding-index.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
-import { StoreError, type SampleRecord } from '../store/store.js';
-import type { Gallery } from './gallery.js';
+import { StoreError } from '../store/store.js';
+import { cosine } from '../matching/similarity.js';
+import type { Gallery, ScreenInput } from './gallery.js';
 import { openPostgresGallery } from './postgres/postgres-gallery.js';
 import { sqliteGallery } from './sqlite-gallery.js';
 
@@ -97,13 +98,21 @@ afterAll(async () => {
 });
 
 /** The screen face enrollment uses: the same face under another id, or another face under this id. */
-const screenFor = (s: Station, id: string, probe: Float32Array) => (stored: SampleRecord[]) => {
-  const hit = s.index.search(probe, 1, id)[0];
-  if (hit && hit.score > 0.99) return `DUPLICATED_TEMPLATE:${hit.idPersona}`;
-  if (stored.length > 0 && !stored.some((x) => x.embedding.every((v, i) => Math.abs(v - probe[i]!) < 1e-6)))
-    return 'DUPLICATED_SUBJECT_ID';
-  return null;
-};
+const screenFor =
+  (s: Station, id: string, probe: Float32Array) =>
+  ({ existing: stored, candidates }: ScreenInput) => {
+    const hit =
+      candidates === 'index'
+        ? s.index.search(probe, 1, id)[0]
+        : [...candidates]
+            .filter(([other]) => other !== id)
+            .map(([other, list]) => ({ idPersona: other, score: Math.max(...list.map((e) => cosine(e, probe))) }))
+            .sort((x, y) => y.score - x.score)[0];
+    if (hit && hit.score > 0.99) return `DUPLICATED_TEMPLATE:${hit.idPersona}`;
+    if (stored.length > 0 && !stored.some((x) => x.embedding.every((v, i) => Math.abs(v - probe[i]!) < 1e-6)))
+      return 'DUPLICATED_SUBJECT_ID';
+    return null;
+  };
 
 describe.each([
   ['sqlite', sqlite],

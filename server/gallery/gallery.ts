@@ -15,13 +15,14 @@ export interface Gallery {
   attach(index: SearchIndex, modelId: string): Promise<void>;
   /**
    * Adds samples to a person (creating it), atomically with respect to every other enrollment of
-   * the gallery, on any station: `screen` runs after every enrollment already committed anywhere
-   * is in the index and sees the person's stored samples; a non-null answer aborts with nothing stored.
+   * the gallery, on any station. `screen` decides whether to go on (a non-null answer aborts with
+   * nothing stored); its last call runs inside the write lock, once every enrollment committed
+   * anywhere is known, and sees the person's stored samples.
    */
   enroll<R>(
     idPersona: string,
     samples: NewSample[],
-    options: { replace: boolean; screen?: (existing: SampleRecord[]) => R | null | Promise<R | null> },
+    options: { replace: boolean; screen?: Screen<R> },
   ): Promise<EnrollOutcome<R>>;
   getPerson(idPersona: string): Promise<PersonSummary | null>;
   listPersons(query: { prefix?: string | undefined; limit: number; offset: number }): Promise<{
@@ -34,5 +35,17 @@ export interface Gallery {
   countPersons(): Promise<number>;
   close(): Promise<void>;
 }
+
+/**
+ * `candidates: 'index'`: compare with the whole search index. A map: compare only with these
+ * persons' current embeddings (those changed since an earlier call searched the whole index);
+ * that keeps the write lock short whatever the gallery's size.
+ */
+export interface ScreenInput {
+  existing: SampleRecord[];
+  candidates: 'index' | ReadonlyMap<string, readonly Float32Array[]>;
+}
+
+export type Screen<R> = (input: ScreenInput) => R | null | Promise<R | null>;
 
 export type EnrollOutcome<R> = { stored: true; created: boolean; samples: number } | { stored: false; rejection: R };

@@ -7,6 +7,8 @@ import { galleryError } from './errors.js';
 export const CHANNEL = 'enrolla_gallery';
 const BATCH = 2000;
 const LOAD_FETCH = 5000;
+/** Recent changes kept for `changedSince` (enough for the minutes an enrollment can take). */
+const RECENT = 5000;
 
 export interface FeedOptions {
   config: pg.ClientConfig;
@@ -37,6 +39,10 @@ export class ChangeFeed {
   private retryMs = 250;
   private timer: NodeJS.Timeout | null = null;
   private reconnecting: NodeJS.Timeout | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  /** Persons changed after `recentFrom`, in seq order, with their embeddings then (null: removed). */
+  private recent: { seq: number; idPersona: string; embeddings: Float32Array[] | null }[] = [];
+  private recentFrom = 0;
 
   constructor(private readonly o: FeedOptions) {}
 
@@ -46,8 +52,8 @@ export class ChangeFeed {
 
   /** Connects, subscribes, and fills the index from a consistent snapshot. */
   async start(): Promise<void> {
-    await this.connect();
-    await this.mutex.run(() => this.load(this.client!));
+    const client = await this.connect();
+    await this.mutex.run(() => this.load(client));
     this.timer = setInterval(() => void this.catchUpQuietly(), this.o.pollMs);
     this.timer.unref();
   }
@@ -55,15 +61,26 @@ export class ChangeFeed {
   /** Applies every change committed so far; serialized with every other index update. */
   catchUp(): Promise<void> {
     return this.mutex.run(async () => {
-      const client = this.client;
-      if (!client)
-        throw galleryError(Object.assign(new Error('sin conexión de la estación a la base'), { code: '08006' }), this.o.location);
       try {
-        await this.applyPending(client);
+        // Disconnected: one attempt now rather than waiting for the next scheduled retry.
+        await this.applyPending(this.client ?? (await this.connect()));
       } catch (error) {
         throw galleryError(error, this.o.location);
       }
     });
+  }
+
+  /**
+   * The persons changed after `seq` as the index holds them now (removed ones left out), or null
+   * when that is older than what is remembered.
+   */
+  changedSince(seq: number): Map<string, Float32Array[]> | null {
+    if (seq < this.recentFrom) return null;
+    const latest = new Map<string, Float32Array[] | null>();
+    for (const c of this.recent) if (c.seq > seq) latest.set(c.idPersona, c.embeddings);
+    const out = new Map<string, Float32Array[]>();
+    for (const [id, embeddings] of latest) if (embeddings) out.set(id, embeddings);
+    return out;
   }
 
   async close(): Promise<void> {
@@ -77,15 +94,29 @@ export class ChangeFeed {
     });
   }
 
-  private async connect(): Promise<void> {
+  /** One connection at a time: concurrent callers share the attempt in progress. */
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.openListener().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async openListener(): Promise<pg.Client> {
+    if (this.closed) throw new Error('galería cerrada');
     const client = new pg.Client({ ...this.o.config, keepAlive: true, application_name: 'enrolla-feed' });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('conexión cerrada')));
     client.on('notification', () => void this.catchUpQuietly());
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
     this.client = client;
     this.retryMs = 250;
+    return client;
   }
 
   private lost(client: pg.Client, error: Error): void {
@@ -143,6 +174,7 @@ export class ChangeFeed {
       }
       await client.query('COMMIT');
       this.lastSeq = seq;
+      this.recentFrom = seq;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
@@ -168,12 +200,17 @@ export class ChangeFeed {
         list.push(this.o.decode(r.id_persona, r.embedding));
         byPerson.set(r.id_persona, list);
       }
+      const last = Number(changes.rows.at(-1)!.seq);
       for (const id of ids) {
         const embeddings = byPerson.get(id);
         if (embeddings) this.o.index.set(id, embeddings);
         else this.o.index.remove(id);
+        this.recent.push({ seq: last, idPersona: id, embeddings: embeddings ?? null });
       }
-      const last = Number(changes.rows.at(-1)!.seq);
+      if (this.recent.length > RECENT) {
+        const dropped = this.recent.splice(0, this.recent.length - RECENT);
+        this.recentFrom = dropped.at(-1)!.seq;
+      }
       this.lastSeq = last;
       this.o.onApplied?.(ids, last);
       if (changes.rows.length < BATCH) return;

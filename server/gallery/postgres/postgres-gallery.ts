@@ -4,7 +4,7 @@ import { open, seal, SealError } from '../../crypto/sealed.js';
 import type { Logger } from '../../log/logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import { StoreError, type NewSample, type SampleRecord } from '../../store/store.js';
-import type { EnrollOutcome, Gallery } from '../gallery.js';
+import type { EnrollOutcome, Gallery, Screen } from '../gallery.js';
 import { ChangeFeed, CHANNEL } from './change-feed.js';
 import { galleryError } from './errors.js';
 import { migrate, WRITE_LOCK } from './migrations.js';
@@ -140,17 +140,27 @@ class PostgresGallery implements Gallery {
   async enroll<R>(
     idPersona: string,
     samples: NewSample[],
-    options: { replace: boolean; screen?: (existing: SampleRecord[]) => R | null | Promise<R | null> },
+    options: { replace: boolean; screen?: Screen<R> },
   ): Promise<EnrollOutcome<R>> {
+    const screen = options.screen;
+    // First the whole index, without the lock (the slow part at a large gallery; may refuse early)...
+    const mark = this.feed?.lastSeq ?? 0;
+    if (screen) {
+      const rejection = await screen({ existing: await this.listSamples(idPersona), candidates: 'index' });
+      if (rejection !== null) return { stored: false, rejection };
+    }
     const outcome = await this.write(async (client) => {
-      if (options.screen) {
-        // Every write of the fleet is serialized by the lock held now: once the index has every
-        // committed change, the duplicate search sees every person, wherever enrolled.
+      if (screen) {
+        // ...then, holding the lock that serializes every write of the fleet, only the persons
+        // changed since: with them the index has every committed enrollment, wherever made.
         await this.feed?.catchUp();
         const existing = await client.query<SampleRow>('SELECT * FROM face_samples WHERE id_persona = $1 ORDER BY id', [
           idPersona,
         ]);
-        const rejection = await options.screen(existing.rows.map((r) => this.sampleOf(r)));
+        const rejection = await screen({
+          existing: existing.rows.map((r) => this.sampleOf(r)),
+          candidates: this.feed?.changedSince(mark) ?? 'index',
+        });
         if (rejection !== null) return { stored: false as const, rejection };
       }
       const now = new Date();

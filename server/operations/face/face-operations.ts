@@ -18,8 +18,7 @@ import {
 } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
 import type { SearchIndex } from '../../search/search-index.js';
-import type { Gallery } from '../../gallery/gallery.js';
-import type { SampleRecord } from '../../store/store.js';
+import type { Gallery, ScreenInput } from '../../gallery/gallery.js';
 import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
 import { selectFrames, type UsableFrame } from './frame-selection.js';
@@ -115,12 +114,13 @@ export function faceOperations(deps: {
       const chosen = [...good].sort((a, b) => b.quality.score - a.quality.score).slice(0, 3);
       const probe = chosen[0]!.face.embedding!;
 
-      // Screened inside the gallery's write lock: with a shared gallery, an enrollment made at the
-      // same moment on another station is either in the index already or waits for this one.
-      const screen = (stored: SampleRecord[]): EnrollRefusal | null => {
+      // The gallery calls this with its whole index, then again inside its write lock with the
+      // persons changed since: with a shared gallery, an enrollment made at the same moment on
+      // another station is then either seen here or waits for this one.
+      const screen = ({ existing: stored, candidates }: ScreenInput): EnrollRefusal | null => {
         if (parametros.duplicateSearch) {
           const threshold = parametros.duplicateThreshold ?? identifyThreshold();
-          const hit = index.search(probe, 1, idPersona)[0];
+          const hit = candidates === 'index' ? index.search(probe, 1, idPersona)[0] : bestOf(candidates, probe, idPersona);
           if (hit && confidenceOf(hit.score, policy.impostors) >= threshold) {
             log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
             return {
@@ -308,6 +308,23 @@ function decodePhoto(text: string): Uint8Array {
   const sniffed = sniffImage(bytes);
   if ('error' in sniffed) throw new ApiError('BAD_REQUEST', `Solicitud inválida: campo 'image': ${sniffed.error}.`);
   return bytes;
+}
+
+/** The closest of a few persons (best sample each), as the index would rank them. */
+function bestOf(
+  persons: ReadonlyMap<string, readonly Float32Array[]>,
+  probe: Float32Array,
+  exclude: string,
+): { idPersona: string; score: number } | undefined {
+  let best: { idPersona: string; score: number } | undefined;
+  for (const [idPersona, embeddings] of persons) {
+    if (idPersona === exclude) continue;
+    for (const e of embeddings) {
+      const score = cosine(e, probe);
+      if (!best || score > best.score) best = { idPersona, score };
+    }
+  }
+  return best;
 }
 
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
