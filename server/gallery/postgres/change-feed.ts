@@ -40,6 +40,7 @@ export class ChangeFeed {
   private timer: NodeJS.Timeout | null = null;
   private reconnecting: NodeJS.Timeout | null = null;
   private connecting: Promise<pg.Client> | null = null;
+  private queued = false;
   /** Persons changed after `recentFrom`, in seq order, with their embeddings then (null: removed). */
   private recent: { seq: number; idPersona: string; embeddings: Float32Array[] | null }[] = [];
   private recentFrom = 0;
@@ -149,9 +150,14 @@ export class ChangeFeed {
   }
 
   private async catchUpQuietly(): Promise<void> {
-    if (!this.client) return;
+    // A burst of notifications needs one catch-up, not one each.
+    if (!this.client || this.queued) return;
+    this.queued = true;
     try {
-      await this.catchUp();
+      await this.mutex.run(async () => {
+        this.queued = false;
+        if (this.client) await this.applyPending(this.client);
+      });
     } catch (error) {
       this.o.logger.warn({ err: (error as Error).message }, 'galería compartida: no se pudo aplicar cambios');
     }

@@ -34,7 +34,7 @@ export function galleryError(error: unknown, location: string): unknown {
     );
   }
   const e = error as { code?: string };
-  if (e.code === '40001' || e.code === '40P01' || e.code === '55P03') {
+  if (e.code === '40001' || e.code === '40P01' || e.code === '55P03' || e.code === '57014') {
     return new StoreError(`La galería compartida (${location}) está ocupada; reintente.`, 'unavailable');
   }
   return error;
