@@ -242,6 +242,15 @@ describe.skipIf(!postgresBinDir())('shared gallery on PostgreSQL, several statio
     await vi.waitFor(() => expect(b.index.search(embedding(2), 1)[0]?.idPersona).toBe('p2'), { timeout: 10_000 });
   });
 
+  it('a station cannot open a gallery whose database does not answer, and says which', async () => {
+    const closed = 'postgres://postgres@127.0.0.1:1/enrolla';
+    const failure = await openPostgresGallery({ url: closed, dataKey: key, logger, station: 'c' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(StoreError);
+    expect((failure as StoreError).message).toMatch(
+      /^La base de datos de la galería \(PostgreSQL 127\.0\.0\.1:1\/enrolla\) no responde/,
+    );
+  });
+
   it('keeps samples sealed in the database, and refuses a station with another key', async () => {
     const a = await postgresBackend.fresh();
     const url = urls.get(a.gallery)!;

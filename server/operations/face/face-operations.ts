@@ -50,7 +50,7 @@ interface EnrollRefusal {
   motivo: string;
 }
 
-/** The five face operations of the contract, on the engine, the store and the search index. */
+/** The five face operations of the contract, on the engine, the gallery and the search index. */
 export function faceOperations(deps: {
   engine: FaceEngine;
   gallery: Gallery;
