@@ -247,7 +247,7 @@ describe.skipIf(!postgresBinDir())('shared gallery on PostgreSQL, several statio
     const failure = await openPostgresGallery({ url: closed, dataKey: key, logger, station: 'c' }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(StoreError);
     expect((failure as StoreError).message).toMatch(
-      /^La base de datos de la galería \(PostgreSQL 127\.0\.0\.1:1\/enrolla\) no responde/,
+      /^La base de datos de la galería \(PostgreSQL 127\.0\.0\.1:1\/enrolla\) no responde.*no puede arrancar sin ella\.$/,
     );
   });
 

@@ -24,12 +24,14 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** A PostgreSQL failure as the StoreError the HTTP layer turns into a 503 envelope naming the database. */
-export function galleryError(error: unknown, location: string): unknown {
+export function galleryError(error: unknown, location: string, when: 'running' | 'starting' = 'running'): unknown {
   if (error instanceof StoreError) return error;
   if (isUnreachable(error)) {
+    const what = `La base de datos de la galería (${location}) no responde (${(error as Error).message}).`;
     return new StoreError(
-      `La base de datos de la galería (${location}) no responde (${(error as Error).message}). ` +
-        'La identificación sigue respondiendo con el índice local de esta estación; enrolar, verificar y consultar o borrar personas necesitan la base.',
+      when === 'starting'
+        ? `${what} La estación llena su índice desde ella al arrancar: no puede arrancar sin ella.`
+        : `${what} La identificación sigue respondiendo con el índice local de esta estación; enrolar, verificar y consultar o borrar personas necesitan la base.`,
       'unavailable',
     );
   }

@@ -55,7 +55,7 @@ export async function openPostgresGallery(options: PostgresGalleryOptions): Prom
     }
   } catch (error) {
     await pool.end().catch(() => {});
-    throw galleryError(error, location);
+    throw galleryError(error, location, 'starting');
   }
   return new PostgresGallery(pool, config, location, options);
 }
@@ -128,7 +128,7 @@ class PostgresGallery implements Gallery {
       await this.feed.start();
     } catch (error) {
       await this.feed.close();
-      throw galleryError(error, this.location);
+      throw galleryError(error, this.location, 'starting');
     }
   }
 
