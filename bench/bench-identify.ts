@@ -1,5 +1,6 @@
 // npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
 //   [--startup [--store-persons M]]
+// With --database-url postgres://...: the shared gallery instead (bench/lib/fleet-gallery.ts).
 // 1:N search over N synthetic persons: build time, top-10 latency, recall against exact float32
 // search, memory, enrollment rate, snapshot save/load. Writes bench/results/identify-N[-dD].json.
 import {
@@ -27,6 +28,7 @@ import { dot, normalize } from '../server/matching/similarity.js';
 import { QuantizedEmbeddingIndex, type SearchHit, type SearchTrace } from '../server/search/quantized-index.js';
 import { instantiateKernel, kernelModule, wasm, WASM_PAGE } from '../server/search/wasm-kernel.js';
 import { packageRoot } from '../server/version.js';
+import { fleetGalleryBench } from './lib/fleet-gallery.js';
 import { percentile, printTable } from './lib/metrics.js';
 import { Rng, SyntheticGallery } from './lib/synthetic-embeddings.js';
 
@@ -57,6 +59,8 @@ function log(msg: string) {
 }
 
 async function main() {
+  const databaseUrl = arg('database-url', process.env.ENROLLA_DATABASE_URL ?? '');
+  if (databaseUrl) return fleetGalleryBench({ url: databaseUrl, persons: N, dim: DIM, threads: THREADS });
   const gen = new SyntheticGallery({ dim: DIM });
   gc();
   const rssBase = process.memoryUsage().rss;

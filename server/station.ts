@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { TokenService } from './auth/tokens.js';
 import type { StationConfig } from './config/schema.js';
@@ -14,8 +15,12 @@ import { IMPOSTOR_MODEL } from './engines/face/calibration-data.js';
 import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
+import type { Gallery } from './gallery/gallery.js';
+import { openPostgresGallery } from './gallery/postgres/postgres-gallery.js';
+import { sqliteGallery } from './gallery/sqlite-gallery.js';
 import { galleryOperations } from './operations/gallery-operations.js';
 import { openSearchIndex } from './search/open-search-index.js';
+import { QuantizedEmbeddingIndex } from './search/quantized-index.js';
 import type { StationStore } from './store/store.js';
 import { loadOrCreateDataKey } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
@@ -40,7 +45,10 @@ export interface RunningStation {
   fingerprint256: string | null;
   /** Printed once: an admin token created because the station had none. */
   bootstrapToken: string | null;
+  /** Tokens and audit: always this station's SQLite. */
   store: StationStore;
+  /** Persons and samples: the same SQLite, or the fleet's PostgreSQL (`databaseUrl`). */
+  gallery: Gallery;
   tokens: TokenService;
   logger: Logger;
   faceEngine: FaceEngine | null;
@@ -54,10 +62,15 @@ export const BOOTSTRAP_TOKEN_NAME = 'admin-inicial';
 export async function startStation(config: StationConfig, options: StationOptions = {}): Promise<RunningStation> {
   const logger = options.logger ?? createLogger(config.logLevel);
   recoverPendingRotation(config.dataDir);
-  const store = openSqliteStore(config.dataDir, options.dataKey ?? loadOrCreateDataKey(config.dataDir));
+  const dataKey = options.dataKey ?? loadOrCreateDataKey(config.dataDir);
+  const store = openSqliteStore(config.dataDir, dataKey);
   const engines: (FaceEngine | DocumentEngine | null)[] = [];
   const closables: (() => Promise<void>)[] = [];
   try {
+    const gallery = config.databaseUrl
+      ? await openPostgresGallery({ url: config.databaseUrl, dataKey, logger, station: hostname() })
+      : sqliteGallery(store);
+    closables.push(() => gallery.close());
     const tokens = new TokenService(store);
     const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
     const tls = config.tls.enabled ? await loadOrCreateTls(config.dataDir, config.tls) : null;
@@ -77,14 +90,21 @@ export async function startStation(config: StationConfig, options: StationOption
       : null;
     engines.push(faceEngine, documentEngine);
     const policy = { impostors: IMPOSTOR_MODEL, ...config.matching };
-    // From its snapshot when it matches the gallery, else rebuilt from the store (docs/search-index.md).
-    const search = await openSearchIndex(store, config.dataDir, { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID, logger });
-    closables.push(() => search.close());
-    const index = search.index;
+    // On SQLite the index starts from its snapshot when it matches the gallery, else it is rebuilt
+    // from the store (docs/search-index.md); on PostgreSQL the change feed fills and follows it.
+    const search = config.databaseUrl
+      ? null
+      : await openSearchIndex(store, config.dataDir, { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID, logger });
+    const fleetIndex = search ? null : await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, { threads: 2 });
+    const index = search ? search.index : fleetIndex!;
+    closables.push(() => (search ? search.close() : fleetIndex!.close()));
+    await gallery.attach(index, FACE_MODEL_ID, { prefilled: search !== null });
     let listeningPort = config.port;
     const handlers: OperationHandlers = {
-      ...galleryOperations(store, index),
+      ...galleryOperations(gallery),
       ...adminOperations(store, tokens, {
+        // The local index answers when the shared gallery is out of reach.
+        persons: () => gallery.countPersons().catch(() => index.personCount),
         version: STATION_VERSION,
         startedAt,
         engines: () => ({ face: faceEngine?.state ?? 'unavailable', document: documentEngine?.state ?? 'unavailable' }),
@@ -92,7 +112,7 @@ export async function startStation(config: StationConfig, options: StationOption
         config,
         port: () => listeningPort,
       }),
-      ...(faceEngine ? faceOperations({ engine: faceEngine, store, index, policy }) : {}),
+      ...(faceEngine ? faceOperations({ engine: faceEngine, gallery, index, policy }) : {}),
       ...(documentEngine ? documentOperations({ engine: documentEngine, face: faceEngine, policy }) : {}),
     };
     if (options.waitForEngines) await Promise.all([faceEngine?.ready(), documentEngine?.ready()]);
@@ -132,6 +152,7 @@ export async function startStation(config: StationConfig, options: StationOption
       fingerprint256: tls?.fingerprint256 ?? null,
       bootstrapToken,
       store,
+      gallery,
       tokens,
       logger,
       faceEngine,

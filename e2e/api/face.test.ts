@@ -5,6 +5,7 @@ import { decodeTemplate } from '../../common/uitemplate/index.js';
 import { FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
 import { decodeFaceTemplate } from '../../server/operations/face/face-template.js';
 import { expectEnvelope } from '../helpers/envelope.js';
+import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 import { faceTemplate, fixture } from '../helpers/templates.js';
 
@@ -112,67 +113,99 @@ describe('extraer-datos-rostro-UI', () => {
   });
 });
 
-describe('enroll, verify, identify', () => {
-  it('enrolls, verifies the same person and rejects another', async () => {
-    expect(await call('enroll', { idPersona: 'obama', template: await faceTemplate('fr-obama.jpg') })).toMatchObject({
-      status: 'SUCCESS',
-      samples: 1,
-    });
-    const same = await call('verify', { idPersona: 'obama', template: await faceTemplate('fr-obama-test1.jpg') });
-    expect(same).toMatchObject({ status: 'CHECK_CONFIDENCE' });
-    expect(same.confidence as number).toBeGreaterThan(same.threshold as number);
-    expect(same.faP as number).toBeLessThan(1e-3);
-    const other = await call('verify', { idPersona: 'obama', template: await faceTemplate('face-a.jpg') });
-    expect(other).toMatchObject({ status: 'NOT_VERIFIED' });
-    expect(other.faP as number).toBeGreaterThan(1e-3);
-    expect(await call('verify', { idPersona: 'nadie', template: await faceTemplate('fr-obama.jpg') })).toMatchObject({
-      status: 'INEXISTENT',
-    });
-  });
+// The gallery operations behave the same on the station's SQLite and on a shared PostgreSQL.
+if (!postgresBinDir()) console.warn(`Se omite la galería en PostgreSQL: ${POSTGRES_MISSING}`);
+describe.each(postgresBinDir() ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const))(
+  'enroll, verify, identify (%s gallery)',
+  (backend) => {
+    let g: TestStation;
+    let gToken: string;
+    let postgres: TestPostgres | null = null;
+    const gcall = async (op: keyof typeof OPERATIONS, body: unknown): Promise<Data> =>
+      expectEnvelope(await g.post(OPERATIONS[op].path, body, gToken), 200).data as Data;
 
-  it('identifies enrolled people and answers NOT_IDENTIFIED for strangers', async () => {
-    await call('enroll', { idPersona: 'kit', template: await faceTemplate('fr-kit_harington2.jpg') });
-    await call('enroll', { idPersona: 'rose', template: await faceTemplate('fr-rose_leslie1.jpg') });
-    const found = await call('identify', { template: await faceTemplate('fr-kit_harington_test1.jpg') });
-    expect(found).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
-    const stranger = await call('identify', { template: await faceTemplate('human-stock-emotions-a-1.jpg') });
-    expect(stranger).toMatchObject({ status: 'NOT_IDENTIFIED', candidates: [] });
-  });
-
-  it('refuses a duplicate face under another id, and a different face under an enrolled id unless replacing', async () => {
-    const dup = await call('enroll', { idPersona: 'otro', template: await faceTemplate('fr-obama2.jpg') });
-    expect(dup).toMatchObject({ status: 'DUPLICATED_TEMPLATE', duplicatedIdPersona: 'obama' });
-    const taken = await call('enroll', {
-      idPersona: 'rose',
-      template: await faceTemplate('human-stock-emotions-a-1.jpg'),
-      parametros: { duplicateSearch: false },
+    beforeAll(async () => {
+      if (backend === 'sqlite') {
+        [g, gToken] = [t, token];
+        return;
+      }
+      postgres = await startTestPostgres();
+      g = await startTestStation(
+        { databaseUrl: await postgres.createDatabase(), engines: { face: { workers: 1 }, document: { enabled: false } } },
+        { waitForEngines: true },
+      );
+      gToken = g.token(['enroll', 'verify', 'identify']);
+    }, 120_000);
+    afterAll(async () => {
+      if (backend === 'sqlite') return;
+      await g?.stop();
+      await postgres?.stop();
     });
-    expect(taken).toMatchObject({ status: 'DUPLICATED_SUBJECT_ID' });
-    const more = await call('enroll', {
-      idPersona: 'obama',
-      template: await faceTemplate('fr-obama-test1.jpg'),
-      parametros: { duplicateSearch: false },
-    });
-    expect(more).toMatchObject({ status: 'SUCCESS', samples: 2 });
-  });
 
-  it('refuses a template whose frames show different people', async () => {
-    const mixed = await call('enroll', { idPersona: 'mix', template: await faceTemplate('fr-obama.jpg', 'fr-rose_leslie1.jpg') });
-    expect(mixed).toMatchObject({ status: 'INTRATEMPLATE_FACE_MISMATCH' });
-    expect(t.station.store.getPerson('mix')).toBeNull();
-  });
-
-  it('forgets a deleted person at once', async () => {
-    await call('enroll', { idPersona: 'temporal', template: await faceTemplate('human-stock-emotions-a-1.jpg') });
-    expect((await call('identify', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).candidates).toEqual([
-      expect.objectContaining({ idPersona: 'temporal' }),
-    ]);
-    await call('deletePerson', { idPersona: 'temporal' });
-    expect(await call('identify', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).toMatchObject({
-      status: 'NOT_IDENTIFIED',
+    it('enrolls, verifies the same person and rejects another', async () => {
+      expect(await gcall('enroll', { idPersona: 'obama', template: await faceTemplate('fr-obama.jpg') })).toMatchObject({
+        status: 'SUCCESS',
+        samples: 1,
+      });
+      const same = await gcall('verify', { idPersona: 'obama', template: await faceTemplate('fr-obama-test1.jpg') });
+      expect(same).toMatchObject({ status: 'CHECK_CONFIDENCE' });
+      expect(same.confidence as number).toBeGreaterThan(same.threshold as number);
+      expect(same.faP as number).toBeLessThan(1e-3);
+      const other = await gcall('verify', { idPersona: 'obama', template: await faceTemplate('face-a.jpg') });
+      expect(other).toMatchObject({ status: 'NOT_VERIFIED' });
+      expect(other.faP as number).toBeGreaterThan(1e-3);
+      expect(await gcall('verify', { idPersona: 'nadie', template: await faceTemplate('fr-obama.jpg') })).toMatchObject({
+        status: 'INEXISTENT',
+      });
     });
-  });
-});
+
+    it('identifies enrolled people and answers NOT_IDENTIFIED for strangers', async () => {
+      await gcall('enroll', { idPersona: 'kit', template: await faceTemplate('fr-kit_harington2.jpg') });
+      await gcall('enroll', { idPersona: 'rose', template: await faceTemplate('fr-rose_leslie1.jpg') });
+      const found = await gcall('identify', { template: await faceTemplate('fr-kit_harington_test1.jpg') });
+      expect(found).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
+      const stranger = await gcall('identify', { template: await faceTemplate('human-stock-emotions-a-1.jpg') });
+      expect(stranger).toMatchObject({ status: 'NOT_IDENTIFIED', candidates: [] });
+    });
+
+    it('refuses a duplicate face under another id, and a different face under an enrolled id unless replacing', async () => {
+      const dup = await gcall('enroll', { idPersona: 'otro', template: await faceTemplate('fr-obama2.jpg') });
+      expect(dup).toMatchObject({ status: 'DUPLICATED_TEMPLATE', duplicatedIdPersona: 'obama' });
+      const taken = await gcall('enroll', {
+        idPersona: 'rose',
+        template: await faceTemplate('human-stock-emotions-a-1.jpg'),
+        parametros: { duplicateSearch: false },
+      });
+      expect(taken).toMatchObject({ status: 'DUPLICATED_SUBJECT_ID' });
+      const more = await gcall('enroll', {
+        idPersona: 'obama',
+        template: await faceTemplate('fr-obama-test1.jpg'),
+        parametros: { duplicateSearch: false },
+      });
+      expect(more).toMatchObject({ status: 'SUCCESS', samples: 2 });
+    });
+
+    it('refuses a template whose frames show different people', async () => {
+      const mixed = await gcall('enroll', {
+        idPersona: 'mix',
+        template: await faceTemplate('fr-obama.jpg', 'fr-rose_leslie1.jpg'),
+      });
+      expect(mixed).toMatchObject({ status: 'INTRATEMPLATE_FACE_MISMATCH' });
+      expect(await g.station.gallery.getPerson('mix')).toBeNull();
+    });
+
+    it('forgets a deleted person at once', async () => {
+      await gcall('enroll', { idPersona: 'temporal', template: await faceTemplate('human-stock-emotions-a-1.jpg') });
+      expect((await gcall('identify', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).candidates).toEqual([
+        expect.objectContaining({ idPersona: 'temporal' }),
+      ]);
+      await gcall('deletePerson', { idPersona: 'temporal' });
+      expect(await gcall('identify', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).toMatchObject({
+        status: 'NOT_IDENTIFIED',
+      });
+    });
+  },
+);
 
 describe('verificar-spoof-rostro', () => {
   it('accepts a live capture sequence and compares the photo in `image`', async () => {

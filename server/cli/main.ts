@@ -42,6 +42,12 @@ export function buildCli(): Command {
     .addOption(new Option('--http', 'HTTP plano en lugar de HTTPS (solo para pruebas o detrás de un proxy TLS)'))
     .addOption(new Option('--config <file>', 'archivo de configuración JSON (por defecto <data-dir>/config.json)'))
     .addOption(new Option('--log-level <level>', 'nivel de log (env ENROLLA_LOG_LEVEL)'))
+    .addOption(
+      new Option(
+        '--database-url <url>',
+        'galería compartida en PostgreSQL, postgres://usuario:clave@host:5432/base (env ENROLLA_DATABASE_URL; por defecto, SQLite local)',
+      ),
+    )
     .action(runServe);
 
   const token = program.command('token').description('Tokens de API: crear, listar, revocar.');

@@ -8,6 +8,7 @@ interface ServeOptions {
   http?: boolean;
   config?: string;
   logLevel?: string;
+  databaseUrl?: string;
 }
 
 export async function runServe(options: ServeOptions): Promise<void> {
@@ -18,6 +19,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
       port: options.port,
       host: options.host,
       logLevel: options.logLevel,
+      databaseUrl: options.databaseUrl,
       ...(options.http ? { tls: { enabled: false } } : {}),
     },
   });
@@ -27,6 +29,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
     `  consola del operador: ${station.url}/`,
     `  documentación de la API: ${station.url}/docs`,
     `  datos: ${config.dataDir}`,
+    `  galería: ${station.gallery.location}`,
   ];
   if (station.fingerprint256)
     lines.push(`  huella SHA-256 del certificado (para fijarlo en los clientes): ${station.fingerprint256}`);

@@ -48,6 +48,7 @@ function envSettings(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.ENROLLA_HOST) out.host = env.ENROLLA_HOST;
   if (env.ENROLLA_PORT) out.port = numberOrText(env.ENROLLA_PORT);
   if (env.ENROLLA_LOG_LEVEL) out.logLevel = env.ENROLLA_LOG_LEVEL;
+  if (env.ENROLLA_DATABASE_URL) out.databaseUrl = env.ENROLLA_DATABASE_URL;
   const tls: Record<string, unknown> = {};
   if (env.ENROLLA_TLS) tls.enabled = !['0', 'false', 'off', 'no'].includes(env.ENROLLA_TLS.toLowerCase());
   if (env.ENROLLA_TLS_CERT) tls.certFile = env.ENROLLA_TLS_CERT;

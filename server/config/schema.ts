@@ -51,6 +51,14 @@ export const configSchema = z.strictObject({
       spoofThreshold: z.number().min(0).max(100).default(50),
     })
     .default({ verifyFmr: 1e-3, identifyFpir: 0.01, enrollMinQuality: 35, enrollMinIod: 40, spoofThreshold: 50 }),
+  /**
+   * Shared gallery of a fleet of stations (`postgres://user:pass@host:5432/db`); absent, the
+   * gallery is the station's own SQLite file. docs/fleet-gallery.md.
+   */
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'debe ser una URL postgres://usuario:clave@host:5432/base' })
+    .optional(),
   /** Serve the operator console's built files at /. */
   serveConsole: z.boolean().default(true),
   requestTimeoutSeconds: z.number().int().min(1).max(600).default(60),

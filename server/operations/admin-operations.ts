@@ -12,6 +12,7 @@ export interface StationInfo {
   config: Pick<StationConfig, 'host' | 'matching'>;
   /** The port actually listened on (the configured one may be 0: any free port). */
   port: () => number;
+  persons: () => Promise<number>;
 }
 
 const LOOPBACK = /^(127\.|::1$|localhost$)/;
@@ -23,11 +24,11 @@ export function adminOperations(store: StationStore, tokens: TokenService, info:
     listTokens: () => ({ status: 'SUCCESS', tokens: tokens.list() }),
     revokeToken: ({ request }) => ({ status: tokens.revoke(request.id) ? 'SUCCESS' : 'INEXISTENT' }),
     listAudit: ({ request }) => ({ status: 'SUCCESS', entries: store.listAudit(request) }),
-    stationStatus: () => ({
+    stationStatus: async () => ({
       status: 'SUCCESS',
       version: info.version,
       startedAt: info.startedAt,
-      persons: store.countPersons(),
+      persons: await info.persons(),
       engines: info.engines(),
       tls: info.tls,
     }),

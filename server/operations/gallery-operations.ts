@@ -1,18 +1,17 @@
-import type { SearchIndex } from '../search/search-index.js';
-import type { StationStore } from '../store/store.js';
+import type { Gallery } from '../gallery/gallery.js';
 import type { OperationHandlers } from '../http/operation-route.js';
 
-/** Listing, reading and deleting persons: gallery only, no engine needed. */
-export function galleryOperations(store: StationStore, index: SearchIndex | null): OperationHandlers {
+/** Listing, reading and deleting persons: gallery only, no engine needed (the gallery keeps the index in step). */
+export function galleryOperations(gallery: Gallery): OperationHandlers {
   return {
-    listPersons: ({ request }) => ({
+    listPersons: async ({ request }) => ({
       status: 'SUCCESS',
-      ...store.listPersons({ prefix: request.filtro, limit: request.limit, offset: request.offset }),
+      ...(await gallery.listPersons({ prefix: request.filtro, limit: request.limit, offset: request.offset })),
     }),
-    getPerson: ({ request }) => {
-      const person = store.getPerson(request.idPersona);
+    getPerson: async ({ request }) => {
+      const person = await gallery.getPerson(request.idPersona);
       if (!person) return { status: 'INEXISTENT', person: null };
-      const sampleList = store.listSamples(request.idPersona).map((s) => ({
+      const sampleList = (await gallery.listSamples(request.idPersona)).map((s) => ({
         id: s.id,
         modelId: s.modelId,
         quality: s.quality,
@@ -21,9 +20,8 @@ export function galleryOperations(store: StationStore, index: SearchIndex | null
       }));
       return { status: 'SUCCESS', person: { ...person, sampleList } };
     },
-    deletePerson: ({ request }) => {
-      const removed = store.deletePerson(request.idPersona);
-      index?.remove(request.idPersona);
+    deletePerson: async ({ request }) => {
+      const removed = await gallery.deletePerson(request.idPersona);
       return removed === null
         ? { status: 'INEXISTENT', idPersona: request.idPersona, samplesDeleted: 0 }
         : { status: 'SUCCESS', idPersona: request.idPersona, samplesDeleted: removed };

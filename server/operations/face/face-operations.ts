@@ -18,7 +18,7 @@ import {
 } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
 import type { SearchIndex } from '../../search/search-index.js';
-import type { StationStore } from '../../store/store.js';
+import type { Gallery, ScreenInput } from '../../gallery/gallery.js';
 import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
 import { selectFrames, type UsableFrame } from './frame-selection.js';
@@ -43,14 +43,21 @@ const BASE = MATCHING_ANALYSIS;
 
 type ExtractData = Omit<z.infer<typeof extractFaceResponseSchema>, 'txId'>;
 
-/** The five face operations of the contract, on the engine, the store and the search index. */
+interface EnrollRefusal {
+  status: 'DUPLICATED_TEMPLATE' | 'DUPLICATED_SUBJECT_ID';
+  idPersona: string;
+  duplicatedIdPersona?: string;
+  motivo: string;
+}
+
+/** The five face operations of the contract, on the engine, the gallery and the search index. */
 export function faceOperations(deps: {
   engine: FaceEngine;
-  store: StationStore;
+  gallery: Gallery;
   index: SearchIndex;
   policy: FaceMatchingPolicy;
 }): OperationHandlers {
-  const { engine, store, index, policy } = deps;
+  const { engine, gallery, index, policy } = deps;
   const cache = new ResultCache<ExtractData>(64, 10 * 60_000);
   const verifyThreshold = thresholdForFmr(policy.verifyFmr);
   const score = (s: number) => ({
@@ -107,31 +114,37 @@ export function faceOperations(deps: {
       const chosen = [...good].sort((a, b) => b.quality.score - a.quality.score).slice(0, 3);
       const probe = chosen[0]!.face.embedding!;
 
-      if (parametros.duplicateSearch) {
-        const threshold = parametros.duplicateThreshold ?? identifyThreshold();
-        const hit = index.search(probe, 1, idPersona)[0];
-        if (hit && confidenceOf(hit.score, policy.impostors) >= threshold) {
-          log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
-          return {
-            status: 'DUPLICATED_TEMPLATE',
-            idPersona,
-            duplicatedIdPersona: hit.idPersona,
-            motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${confidenceOf(hit.score, policy.impostors)} >= ${threshold})`,
-          };
+      // The gallery calls this with its whole index, then again inside its write lock with the
+      // persons changed since: with a shared gallery, an enrollment made at the same moment on
+      // another station is then either seen here or waits for this one.
+      const screen = ({ existing: stored, candidates }: ScreenInput): EnrollRefusal | null => {
+        if (parametros.duplicateSearch) {
+          const threshold = parametros.duplicateThreshold ?? identifyThreshold();
+          const hit = candidates === 'index' ? index.search(probe, 1, idPersona)[0] : bestOf(candidates, probe, idPersona);
+          if (hit && confidenceOf(hit.score, policy.impostors) >= threshold) {
+            log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
+            return {
+              status: 'DUPLICATED_TEMPLATE',
+              idPersona,
+              duplicatedIdPersona: hit.idPersona,
+              motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${confidenceOf(hit.score, policy.impostors)} >= ${threshold})`,
+            };
+          }
         }
-      }
-      const existing = store.listSamples(idPersona).filter((s) => s.modelId === engine.modelId);
-      if (existing.length > 0 && !parametros.replaceSamples) {
-        const best = Math.max(...existing.map((s) => cosine(s.embedding, probe)));
-        if (confidenceOf(best, policy.impostors) < verifyThreshold) {
-          return {
-            status: 'DUPLICATED_SUBJECT_ID',
-            idPersona,
-            motivo: `idPersona ya está enrolado con otro rostro (confianza ${confidenceOf(best, policy.impostors)}); use replaceSamples para reemplazarlo`,
-          };
+        const existing = stored.filter((s) => s.modelId === engine.modelId);
+        if (existing.length > 0 && !parametros.replaceSamples) {
+          const best = Math.max(...existing.map((s) => cosine(s.embedding, probe)));
+          if (confidenceOf(best, policy.impostors) < verifyThreshold) {
+            return {
+              status: 'DUPLICATED_SUBJECT_ID',
+              idPersona,
+              motivo: `idPersona ya está enrolado con otro rostro (confianza ${confidenceOf(best, policy.impostors)}); use replaceSamples para reemplazarlo`,
+            };
+          }
         }
-      }
-      const result = store.enrollPerson(
+        return null;
+      };
+      const result = await gallery.enroll(
         idPersona,
         chosen.map((f) => ({
           modelId: engine.modelId,
@@ -139,24 +152,18 @@ export function faceOperations(deps: {
           quality: f.quality.score,
           thumbnail: f.face.thumbnail,
         })),
-        { replace: parametros.replaceSamples },
+        { replace: parametros.replaceSamples, screen },
       );
-      // Searchable as soon as it is durable: the index follows the committed rows.
-      index.set(
-        idPersona,
-        store
-          .listSamples(idPersona)
-          .filter((s) => s.modelId === engine.modelId)
-          .map((s) => s.embedding),
-      );
+      // Searchable as soon as it is durable: the gallery has put it in the index.
+      if (!result.stored) return result.rejection;
       return { status: 'SUCCESS', idPersona, samples: result.samples, quality: chosen[0]!.quality.score };
     },
 
     verify: async ({ request, templates }) => {
       const { idPersona } = request;
       const threshold = request.parametros.threshold ?? verifyThreshold;
-      if (!store.getPerson(idPersona)) return { status: 'INEXISTENT', idPersona, motivo: 'idPersona no está enrolado' };
-      const samples = store.listSamples(idPersona).filter((s) => s.modelId === engine.modelId);
+      if (!(await gallery.getPerson(idPersona))) return { status: 'INEXISTENT', idPersona, motivo: 'idPersona no está enrolado' };
+      const samples = (await gallery.listSamples(idPersona)).filter((s) => s.modelId === engine.modelId);
       if (samples.length === 0)
         return {
           status: 'WITHOUT_TEMPLATE',
@@ -301,6 +308,23 @@ function decodePhoto(text: string): Uint8Array {
   const sniffed = sniffImage(bytes);
   if ('error' in sniffed) throw new ApiError('BAD_REQUEST', `Solicitud inválida: campo 'image': ${sniffed.error}.`);
   return bytes;
+}
+
+/** The closest of a few persons (best sample each), as the index would rank them. */
+function bestOf(
+  persons: ReadonlyMap<string, readonly Float32Array[]>,
+  probe: Float32Array,
+  exclude: string,
+): { idPersona: string; score: number } | undefined {
+  let best: { idPersona: string; score: number } | undefined;
+  for (const [idPersona, embeddings] of persons) {
+    if (idPersona === exclude) continue;
+    for (const e of embeddings) {
+      const score = cosine(e, probe);
+      if (!best || score > best.score) best = { idPersona, score };
+    }
+  }
+  return best;
 }
 
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');

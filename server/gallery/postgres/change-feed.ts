@@ -1,0 +1,225 @@
+import pg from 'pg';
+import type { Logger } from '../../log/logger.js';
+import type { SearchIndex } from '../../search/search-index.js';
+import { Mutex } from '../mutex.js';
+import { galleryError } from './errors.js';
+
+export const CHANNEL = 'enrolla_gallery';
+const BATCH = 2000;
+const LOAD_FETCH = 5000;
+/** Recent changes kept for `changedSince` (enough for the minutes an enrollment can take). */
+const RECENT = 5000;
+
+export interface FeedOptions {
+  config: pg.ClientConfig;
+  location: string;
+  index: SearchIndex;
+  modelId: string;
+  decode: (idPersona: string, sealed: Buffer) => Float32Array;
+  logger: Logger;
+  /** Safety net besides LISTEN/NOTIFY: look for changes at least this often. */
+  pollMs: number;
+  /** Called after changes are in the index (benchmarks measure propagation with it). */
+  onApplied?: (idPersonas: string[], seq: number) => void;
+}
+
+/**
+ * Keeps one station's search index in step with the shared gallery. Every committed write has a
+ * row in `gallery_changes` with a sequence number in commit order; the feed applies rows after the
+ * last one it applied, re-reading each changed person's samples (so applying twice is harmless).
+ * A NOTIFY after each commit wakes it; a periodic look and a catch-up after each reconnection
+ * cover notifications lost while disconnected. It uses one dedicated connection, never the pool,
+ * so an enrollment holding the write lock can always bring the index up to date.
+ */
+export class ChangeFeed {
+  lastSeq = 0;
+  private client: pg.Client | null = null;
+  private readonly mutex = new Mutex();
+  private closed = false;
+  private retryMs = 250;
+  private timer: NodeJS.Timeout | null = null;
+  private reconnecting: NodeJS.Timeout | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private queued = false;
+  /** Persons changed after `recentFrom`, in seq order, with their embeddings then (null: removed). */
+  private recent: { seq: number; idPersona: string; embeddings: Float32Array[] | null }[] = [];
+  private recentFrom = 0;
+
+  constructor(private readonly o: FeedOptions) {}
+
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
+  /** Connects, subscribes, and fills the index from a consistent snapshot. */
+  async start(): Promise<void> {
+    const client = await this.connect();
+    await this.mutex.run(() => this.load(client));
+    this.timer = setInterval(() => void this.catchUpQuietly(), this.o.pollMs);
+    this.timer.unref();
+  }
+
+  /** Applies every change committed so far; serialized with every other index update. */
+  catchUp(): Promise<void> {
+    return this.mutex.run(async () => {
+      try {
+        // Disconnected: one attempt now rather than waiting for the next scheduled retry.
+        await this.applyPending(this.client ?? (await this.connect()));
+      } catch (error) {
+        throw galleryError(error, this.o.location);
+      }
+    });
+  }
+
+  /**
+   * The persons changed after `seq` as the index holds them now (removed ones left out), or null
+   * when that is older than what is remembered.
+   */
+  changedSince(seq: number): Map<string, Float32Array[]> | null {
+    if (seq < this.recentFrom) return null;
+    const latest = new Map<string, Float32Array[] | null>();
+    for (const c of this.recent) if (c.seq > seq) latest.set(c.idPersona, c.embeddings);
+    const out = new Map<string, Float32Array[]>();
+    for (const [id, embeddings] of latest) if (embeddings) out.set(id, embeddings);
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.reconnecting) clearTimeout(this.reconnecting);
+    await this.mutex.run(async () => {
+      const client = this.client;
+      this.client = null;
+      await client?.end().catch(() => {});
+    });
+  }
+
+  /** One connection at a time: concurrent callers share the attempt in progress. */
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.openListener().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async openListener(): Promise<pg.Client> {
+    if (this.closed) throw new Error('galería cerrada');
+    const client = new pg.Client({ ...this.o.config, keepAlive: true, application_name: 'enrolla-feed' });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, new Error('conexión cerrada')));
+    client.on('notification', () => void this.catchUpQuietly());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    this.client = client;
+    this.retryMs = 250;
+    return client;
+  }
+
+  private lost(client: pg.Client, error: Error): void {
+    if (this.client !== client) return;
+    this.client = null;
+    client.end().catch(() => {});
+    if (this.closed) return;
+    this.o.logger.warn({ err: error.message, db: this.o.location }, 'galería compartida: conexión perdida; se reintenta');
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.reconnecting) return;
+    this.reconnecting = setTimeout(() => {
+      this.reconnecting = null;
+      this.connect()
+        .then(() => {
+          this.o.logger.info(
+            { db: this.o.location, lastSeq: this.lastSeq },
+            'galería compartida: reconectada; poniéndose al día',
+          );
+          return this.catchUp();
+        })
+        .catch(() => {
+          this.retryMs = Math.min(this.retryMs * 2, 10_000);
+          this.scheduleReconnect();
+        });
+    }, this.retryMs);
+    this.reconnecting.unref();
+  }
+
+  private async catchUpQuietly(): Promise<void> {
+    // A burst of notifications needs one catch-up, not one each.
+    if (!this.client || this.queued) return;
+    this.queued = true;
+    try {
+      await this.mutex.run(async () => {
+        this.queued = false;
+        if (this.client) await this.applyPending(this.client);
+      });
+    } catch (error) {
+      this.o.logger.warn({ err: (error as Error).message }, 'galería compartida: no se pudo aplicar cambios');
+    }
+  }
+
+  private async load(client: pg.Client): Promise<void> {
+    // One snapshot: the embeddings and the sequence they correspond to.
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      const { rows } = await client.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM gallery_changes');
+      const seq = Number(rows[0]?.seq ?? 0);
+      await client.query(
+        'DECLARE load_embeddings NO SCROLL CURSOR FOR SELECT id_persona, embedding FROM face_samples WHERE model_id = $1 ORDER BY id',
+        [this.o.modelId],
+      );
+      for (;;) {
+        const batch = await client.query<{ id_persona: string; embedding: Buffer }>(`FETCH ${LOAD_FETCH} FROM load_embeddings`);
+        for (const r of batch.rows) this.o.index.add(r.id_persona, this.o.decode(r.id_persona, r.embedding));
+        if (batch.rows.length < LOAD_FETCH) break;
+      }
+      await client.query('COMMIT');
+      this.lastSeq = seq;
+      this.recentFrom = seq;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  }
+
+  private async applyPending(client: pg.Client): Promise<void> {
+    for (;;) {
+      const changes = await client.query<{ seq: string; id_persona: string }>(
+        'SELECT seq, id_persona FROM gallery_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+        [this.lastSeq, BATCH],
+      );
+      if (changes.rows.length === 0) return;
+      const ids = [...new Set(changes.rows.map((r) => r.id_persona))];
+      // The persons' samples now: later than the changes read, never earlier, so the index only moves forward.
+      const samples = await client.query<{ id_persona: string; embedding: Buffer }>(
+        'SELECT id_persona, embedding FROM face_samples WHERE id_persona = ANY($1) AND model_id = $2 ORDER BY id',
+        [ids, this.o.modelId],
+      );
+      const byPerson = new Map<string, Float32Array[]>();
+      for (const r of samples.rows) {
+        const list = byPerson.get(r.id_persona) ?? [];
+        list.push(this.o.decode(r.id_persona, r.embedding));
+        byPerson.set(r.id_persona, list);
+      }
+      const last = Number(changes.rows.at(-1)!.seq);
+      for (const id of ids) {
+        const embeddings = byPerson.get(id);
+        if (embeddings) this.o.index.set(id, embeddings);
+        else this.o.index.remove(id);
+        this.recent.push({ seq: last, idPersona: id, embeddings: embeddings ?? null });
+      }
+      if (this.recent.length > RECENT) {
+        const dropped = this.recent.splice(0, this.recent.length - RECENT);
+        this.recentFrom = dropped.at(-1)!.seq;
+      }
+      this.lastSeq = last;
+      this.o.onApplied?.(ids, last);
+      if (changes.rows.length < BATCH) return;
+    }
+  }
+}

@@ -1,0 +1,334 @@
+import pg from 'pg';
+import type { PersonSummary } from '../../../common/api/admin-schemas.js';
+import { open, seal, SealError } from '../../crypto/sealed.js';
+import type { Logger } from '../../log/logger.js';
+import type { SearchIndex } from '../../search/search-index.js';
+import { StoreError, type NewSample, type SampleRecord } from '../../store/store.js';
+import type { EnrollOutcome, Gallery, Screen } from '../gallery.js';
+import { ChangeFeed, CHANNEL } from './change-feed.js';
+import { galleryError } from './errors.js';
+import { migrate, WRITE_LOCK } from './migrations.js';
+
+export interface PostgresGalleryOptions {
+  url: string;
+  /** The fleet's data key: every station sharing the database must hold the same one. */
+  dataKey: Buffer;
+  logger: Logger;
+  /** Recorded with each change (which station wrote it). */
+  station: string;
+  poolSize?: number;
+  pollMs?: number;
+  onApplied?: (idPersonas: string[], seq: number) => void;
+}
+
+const KEY_CHECK = 'data-key-check';
+
+/** "PostgreSQL host:port/db", never the password. */
+export function describeDatabase(url: string): string {
+  try {
+    const u = new URL(url);
+    return `PostgreSQL ${u.hostname || 'localhost'}:${u.port || '5432'}${u.pathname || '/'}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+/** Connects, migrates and checks the key; the index is filled by `attach`. */
+export async function openPostgresGallery(options: PostgresGalleryOptions): Promise<Gallery> {
+  const location = describeDatabase(options.url);
+  const config: pg.ClientConfig = {
+    connectionString: options.url,
+    connectionTimeoutMillis: 5000,
+    statement_timeout: 30_000,
+    application_name: 'enrolla',
+  };
+  const pool = new pg.Pool({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 30_000 });
+  // An idle client losing its server must not bring the station down; the next query reports it.
+  pool.on('error', (error) => options.logger.warn({ err: error.message, db: location }, 'galería compartida: conexión perdida'));
+  try {
+    const client = await pool.connect();
+    try {
+      await migrate(client);
+      await checkKey(client, options.dataKey);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw galleryError(error, location, 'starting');
+  }
+  return new PostgresGallery(pool, config, location, options);
+}
+
+async function checkKey(client: pg.ClientBase, key: Buffer): Promise<void> {
+  await client.query('INSERT INTO gallery_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+    KEY_CHECK,
+    seal(key, Buffer.from('enrolla'), KEY_CHECK),
+  ]);
+  const { rows } = await client.query<{ value: Buffer }>('SELECT value FROM gallery_meta WHERE name = $1', [KEY_CHECK]);
+  try {
+    open(key, rows[0]!.value, KEY_CHECK);
+  } catch {
+    throw new StoreError(
+      'La clave de datos de esta estación no es la de la galería compartida: todas las estaciones de la flota usan la misma (ENROLLA_DATA_KEY, docs/fleet-gallery.md).',
+      'unavailable',
+    );
+  }
+}
+
+function sampleAad(idPersona: string, field: 'embedding' | 'thumbnail'): string {
+  return `face_samples/${field}/${idPersona}`;
+}
+
+interface PersonRow {
+  id_persona: string;
+  created_at: Date;
+  updated_at: Date;
+  samples: number;
+}
+
+interface SampleRow {
+  id: string;
+  id_persona: string;
+  model_id: string;
+  embedding: Buffer;
+  quality: number;
+  thumbnail: Buffer | null;
+  created_at: Date;
+}
+
+const PERSON_COLUMNS = `p.id_persona, p.created_at, p.updated_at,
+  (SELECT count(*)::int FROM face_samples s WHERE s.id_persona = p.id_persona) AS samples`;
+// Byte order, as SQLite: the column is COLLATE "C"; U+10FFFF sorts after every continuation.
+const PREFIX = `p.id_persona >= $1 AND p.id_persona < $1 || chr(1114111)`;
+
+class PostgresGallery implements Gallery {
+  readonly backend = 'postgres';
+  private feed: ChangeFeed | null = null;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly config: pg.ClientConfig,
+    readonly location: string,
+    private readonly o: PostgresGalleryOptions,
+  ) {}
+
+  async attach(index: SearchIndex, modelId: string): Promise<void> {
+    this.feed = new ChangeFeed({
+      config: this.config,
+      location: this.location,
+      index,
+      modelId,
+      decode: (id, sealed) => blobToFloats(this.unseal(sealed, id, 'embedding')),
+      logger: this.o.logger,
+      pollMs: this.o.pollMs ?? 5000,
+      ...(this.o.onApplied ? { onApplied: this.o.onApplied } : {}),
+    });
+    try {
+      await this.feed.start();
+    } catch (error) {
+      await this.feed.close();
+      throw galleryError(error, this.location, 'starting');
+    }
+  }
+
+  /** Sequence of the last change this station's index holds. */
+  get appliedSeq(): number {
+    return this.feed?.lastSeq ?? 0;
+  }
+
+  async enroll<R>(
+    idPersona: string,
+    samples: NewSample[],
+    options: { replace: boolean; screen?: Screen<R> },
+  ): Promise<EnrollOutcome<R>> {
+    const screen = options.screen;
+    // First the whole index, without the lock (the slow part at a large gallery; may refuse early)...
+    const mark = this.feed?.lastSeq ?? 0;
+    if (screen) {
+      const rejection = await screen({ existing: await this.listSamples(idPersona), candidates: 'index' });
+      if (rejection !== null) return { stored: false, rejection };
+    }
+    const outcome = await this.write(async (client) => {
+      if (screen) {
+        // ...then, holding the lock that serializes every write of the fleet, only the persons
+        // changed since: with them the index has every committed enrollment, wherever made.
+        await this.feed?.catchUp();
+        const existing = await client.query<SampleRow>('SELECT * FROM face_samples WHERE id_persona = $1 ORDER BY id', [
+          idPersona,
+        ]);
+        const rejection = await screen({
+          existing: existing.rows.map((r) => this.sampleOf(r)),
+          candidates: this.feed?.changedSince(mark) ?? 'index',
+        });
+        if (rejection !== null) return { stored: false as const, rejection };
+      }
+      const now = new Date();
+      const person = await client.query<{ created: boolean }>(
+        `INSERT INTO persons (id_persona, created_at, updated_at) VALUES ($1, $2, $2)
+         ON CONFLICT (id_persona) DO UPDATE SET updated_at = excluded.updated_at RETURNING (xmax = 0) AS created`,
+        [idPersona, now],
+      );
+      if (options.replace) await client.query('DELETE FROM face_samples WHERE id_persona = $1', [idPersona]);
+      for (const s of samples) {
+        await client.query(
+          'INSERT INTO face_samples (id_persona, model_id, embedding, quality, thumbnail, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+          [
+            idPersona,
+            s.modelId,
+            seal(this.o.dataKey, floatsToBlob(s.embedding), sampleAad(idPersona, 'embedding')),
+            s.quality,
+            s.thumbnail ? seal(this.o.dataKey, s.thumbnail, sampleAad(idPersona, 'thumbnail')) : null,
+            now,
+          ],
+        );
+      }
+      await this.recordChange(client, idPersona, 'enroll');
+      const count = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM face_samples WHERE id_persona = $1', [
+        idPersona,
+      ]);
+      return { stored: true as const, created: person.rows[0]!.created, samples: count.rows[0]!.n };
+    });
+    if (outcome.stored) await this.afterWrite();
+    return outcome;
+  }
+
+  async deletePerson(idPersona: string): Promise<number | null> {
+    const removed = await this.write(async (client) => {
+      const exists = await client.query('SELECT 1 FROM persons WHERE id_persona = $1', [idPersona]);
+      if (exists.rowCount === 0) return null;
+      const samples = await client.query('DELETE FROM face_samples WHERE id_persona = $1', [idPersona]);
+      await client.query('DELETE FROM persons WHERE id_persona = $1', [idPersona]);
+      await this.recordChange(client, idPersona, 'delete');
+      return samples.rowCount ?? 0;
+    });
+    if (removed !== null) await this.afterWrite();
+    return removed;
+  }
+
+  async getPerson(idPersona: string): Promise<PersonSummary | null> {
+    const { rows } = await this.query<PersonRow>(`SELECT ${PERSON_COLUMNS} FROM persons p WHERE p.id_persona = $1`, [idPersona]);
+    return rows[0] ? personOf(rows[0]) : null;
+  }
+
+  async listPersons(query: { prefix?: string | undefined; limit: number; offset: number }) {
+    if (query.prefix) {
+      const total = await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM persons p WHERE ${PREFIX}`, [query.prefix]);
+      const rows = await this.query<PersonRow>(
+        `SELECT ${PERSON_COLUMNS} FROM persons p WHERE ${PREFIX} ORDER BY p.id_persona LIMIT $2 OFFSET $3`,
+        [query.prefix, query.limit, query.offset],
+      );
+      return { total: total.rows[0]!.n, persons: rows.rows.map(personOf) };
+    }
+    const rows = await this.query<PersonRow>(`SELECT ${PERSON_COLUMNS} FROM persons p ORDER BY p.id_persona LIMIT $1 OFFSET $2`, [
+      query.limit,
+      query.offset,
+    ]);
+    return { total: await this.countPersons(), persons: rows.rows.map(personOf) };
+  }
+
+  async listSamples(idPersona: string): Promise<SampleRecord[]> {
+    const { rows } = await this.query<SampleRow>('SELECT * FROM face_samples WHERE id_persona = $1 ORDER BY id', [idPersona]);
+    return rows.map((r) => this.sampleOf(r));
+  }
+
+  async countPersons(): Promise<number> {
+    const { rows } = await this.query<{ n: number }>('SELECT count(*)::int AS n FROM persons');
+    return rows[0]!.n;
+  }
+
+  async close(): Promise<void> {
+    await this.feed?.close();
+    await this.pool.end().catch(() => {});
+  }
+
+  private async query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<T>> {
+    try {
+      return await this.pool.query<T>(sql, params);
+    } catch (error) {
+      throw galleryError(error, this.location);
+    }
+  }
+
+  /** A write transaction holding the fleet-wide write lock: writes commit in `gallery_changes` order. */
+  private async write<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw galleryError(error, this.location);
+    }
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      const result = await body(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      throw galleryError(error, this.location);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async recordChange(client: pg.PoolClient, idPersona: string, kind: 'enroll' | 'delete'): Promise<void> {
+    const { rows } = await client.query<{ seq: string }>(
+      'INSERT INTO gallery_changes (id_persona, kind, station) VALUES ($1, $2, $3) RETURNING seq',
+      [idPersona, kind, this.o.station],
+    );
+    // Delivered by PostgreSQL at commit, to every station listening (this one included).
+    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, rows[0]!.seq]);
+  }
+
+  /** This station's own write is searchable here when the call returns. */
+  private async afterWrite(): Promise<void> {
+    try {
+      await this.feed?.catchUp();
+    } catch (error) {
+      // Committed: the feed applies it once the connection is back.
+      this.o.logger.warn({ err: (error as Error).message }, 'galería compartida: cambio guardado, índice pendiente');
+    }
+  }
+
+  private sampleOf(row: SampleRow): SampleRecord {
+    return {
+      id: Number(row.id),
+      idPersona: row.id_persona,
+      modelId: row.model_id,
+      embedding: blobToFloats(this.unseal(row.embedding, row.id_persona, 'embedding')),
+      quality: row.quality,
+      thumbnail: row.thumbnail ? new Uint8Array(this.unseal(row.thumbnail, row.id_persona, 'thumbnail')) : null,
+      createdAt: row.created_at.toISOString(),
+    };
+  }
+
+  private unseal(blob: Buffer, idPersona: string, field: 'embedding' | 'thumbnail'): Buffer {
+    try {
+      return open(this.o.dataKey, blob, sampleAad(idPersona, field));
+    } catch (error) {
+      if (error instanceof SealError) throw new StoreError(`Muestra de ${idPersona} ilegible: ${error.message}.`, 'unavailable');
+      throw error;
+    }
+  }
+}
+
+function personOf(row: PersonRow): PersonSummary {
+  return {
+    idPersona: row.id_persona,
+    samples: row.samples,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function floatsToBlob(values: Float32Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+function blobToFloats(blob: Buffer): Float32Array {
+  const out = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(out.buffer).set(blob);
+  return out;
+}
