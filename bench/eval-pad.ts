@@ -75,7 +75,7 @@ const results: {
 }[] = [];
 for (const c of cases) {
   const analyses: FrameAnalysis[] = await Promise.all(
-    c.frames.map((f) => engine.analyzeImage(f, { ...ANALYZE_FOR_EVAL, presentation: true })),
+    c.frames.map((f) => engine.analyzeImage(f, { ...ANALYZE_FOR_EVAL, presentation: true, spoofModel: true })),
   );
   const usable: UsableFrame[] = analyses.flatMap((analysis, index) =>
     analysis.major ? [{ index, analysis, face: analysis.major, quality: assessQuality(analysis.major) }] : [],

