@@ -119,9 +119,14 @@ export class FileVectorStore implements VectorStore {
   }
 
   close(): void {
+    // Idempotent: a host may close the station twice (the desktop shell on quit and on error).
+    if (this.closed) return;
     this.flush();
     if (this.base) closeSync(this.base.fd);
     this.base = null;
     closeSync(this.fd);
+    this.closed = true;
   }
+
+  private closed = false;
 }
