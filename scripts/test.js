@@ -47,7 +47,9 @@ if (existsSync(report)) {
   skipped += results.numPendingTests + results.numTodoTests;
   // A file that fails to load has no tests counted: count it as one failure.
   for (const file of results.testResults) {
-    if (file.status === 'failed' && file.assertionResults.length === 0) {
+    // A file that fails to load, or whose beforeAll/afterAll hook fails, has no failed test
+    // counted: count the file as one failure.
+    if (file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed')) {
       failed++;
       failures.push(path.relative(root, file.name));
     }

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../log/logger.js';
 import type { StationStore } from '../store/store.js';
@@ -38,11 +38,12 @@ export async function openSearchIndex(
 ): Promise<OpenedSearchIndex> {
   const started = performance.now();
   const dir = path.join(dataDir, SEARCH_INDEX_DIR);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const writable = canWrite(dataDir, dir);
   const base = options.modelId.replace(/[^A-Za-z0-9._-]/g, '_');
   const snapshot = path.join(dir, `${base}.snapshot`);
   // Float rows of earlier runs (the live ones are inside the snapshot): never read again.
   const removeVectorFiles = () => {
+    if (!writable) return;
     for (const f of readdirSync(dir)) if (f.startsWith(`${base}.vectors-`)) rmSync(path.join(dir, f), { force: true });
   };
   removeVectorFiles();
@@ -51,7 +52,8 @@ export async function openSearchIndex(
     QuantizedEmbeddingIndex.create(options.dim, {
       threads: options.threads ?? 2,
       // The float rows stay on disk (read per re-ranked row); the process holds the codes.
-      vectorFile: path.join(dir, `${base}.vectors-${generation++}`),
+      // On a read-only data directory the float rows stay in memory and no snapshot is written.
+      ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
     } satisfies QuantizedIndexOptions);
   const label = () => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp: store.galleryStamp?.() ?? null });
   const fromStore = (index: QuantizedEmbeddingIndex) =>
@@ -82,7 +84,10 @@ export async function openSearchIndex(
   const rebuild = (error: unknown) => {
     options.logger?.error({ err: error }, 'índice de búsqueda: fila dañada, se reconstruye desde la base');
     const old = index;
-    index = new QuantizedEmbeddingIndex(options.dim, { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) });
+    index = new QuantizedEmbeddingIndex(
+      options.dim,
+      writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {},
+    );
     fromStore(index);
     void old.close();
     rmSync(snapshot, { force: true });
@@ -119,6 +124,7 @@ export async function openSearchIndex(
     source,
     readyMs,
     async close() {
+      if (!writable) return index.close();
       try {
         if (store.galleryStamp && !diverged) index.saveSnapshot(snapshot, label());
         else rmSync(snapshot, { force: true });
@@ -130,4 +136,16 @@ export async function openSearchIndex(
       removeVectorFiles();
     },
   };
+}
+
+/** The index directory exists and can be written (a read-only mount cannot: the station still serves reads). */
+function canWrite(dataDir: string, dir: string): boolean {
+  try {
+    accessSync(dataDir, constants.W_OK);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
