@@ -55,7 +55,8 @@ export function verificationMetrics(pairs: readonly ScoredPair[]) {
   };
 }
 
-function lowerBound(sorted: readonly number[], value: number): number {
+/** Index of the first element not below `value` in an ascending array. */
+export function lowerBound(sorted: readonly number[], value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -1,4 +1,5 @@
 import { falseAcceptProbability, type ImpostorModel } from '../../server/matching/calibration.js';
+import { lowerBound } from './metrics.js';
 
 export interface OpenSetAtScale {
   gallery: number;
@@ -46,17 +47,6 @@ export function openSetAtScale(
     known_found: genuine.length ? found / genuine.length : NaN,
     impostor_rate_from: above(threshold) >= minCount ? 'measured' : 'tail-fit',
   };
-}
-
-function lowerBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The similarity at which the station's calibrated confidence reaches `confidence` (bisection). */
