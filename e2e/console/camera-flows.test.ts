@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
 import { SCOPES } from '../../common/scopes.js';
 import { packageRoot } from '../../server/version.js';
+import { enrollThroughApi, logIn } from '../helpers/console.js';
 import { launchBrowser, newContext, screenshotPath } from '../helpers/browser.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
-import { FIXTURES, faceTemplate } from '../helpers/templates.js';
+import { FIXTURES } from '../helpers/templates.js';
 
 // The person at the counter is in front of the camera (Chromium's fake camera fed with a live
 // clip): the operator enrolls them, verifies them and identifies them among others without
@@ -26,7 +27,17 @@ async function go(route: string): Promise<void> {
 /** The capture component records its sequence by itself once the frame is good. */
 async function cameraCapture(): Promise<void> {
   await page.getByTestId('face-capture-video').waitFor();
-  await page.getByTestId('face-preview').waitFor({ timeout: STEP });
+  const preview = page.getByTestId('face-preview');
+  try {
+    await preview.waitFor({ timeout: 45_000 });
+  } catch {
+    // On a starved machine the in-browser guidance can lag for minutes (seen once with eight jobs
+    // on two cores); the operator then presses the capture button, as the console offers.
+    // capture.test.ts asserts the automatic capture itself.
+    console.warn(`captura automática lenta: ${await page.getByTestId('face-capture-guidance').getAttribute('data-state')}`);
+    await page.getByTestId('face-capture-button').click();
+    await preview.waitFor({ timeout: STEP });
+  }
 }
 
 async function verdict(status: string): Promise<void> {
@@ -35,21 +46,17 @@ async function verdict(status: string): Promise<void> {
 
 beforeAll(async () => {
   t = await startTestStation({}, { consoleDir: path.join(packageRoot(), 'dist', 'renderer'), waitForEngines: true });
-  for (const [id, file] of [
+  await enrollThroughApi(t, [
     ['kit', 'fr-kit_harington2.jpg'],
     ['rose', 'fr-rose_leslie1.jpg'],
     ['obama', 'fr-obama.jpg'],
-  ] as const) {
-    const res = await t.post(OPERATIONS.enroll.path, { idPersona: id, template: await faceTemplate(file) }, t.token(['enroll']));
-    expect(res.status).toBe(200);
-  }
+  ] as const);
   browser = await launchBrowser({ fakeVideo: path.join(FIXTURES, 'video', 'real2_640x480_15fps_6s.mjpeg') });
   const context = await newContext(browser);
   await context.grantPermissions(['camera'], { origin: t.station.url });
   page = await context.newPage();
   await page.goto(`${t.station.url}/`);
-  await page.getByLabel('Token de API').fill(t.token([...SCOPES], 'mostrador cámara'));
-  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await logIn(page, t.token([...SCOPES], 'mostrador cámara'));
   await page.getByTestId('persons-total').waitFor();
 }, STEP);
 

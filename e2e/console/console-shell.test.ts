@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../server/version.js';
+import { logIn } from '../helpers/console.js';
 import { launchBrowser, newContext, screenshotPath } from '../helpers/browser.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 
@@ -29,14 +30,12 @@ describe('operator console served by the station', () => {
     });
     await page.goto(`${t.station.url}/`);
     await expect(page.getByRole('heading', { name: 'Enrolla' }).isVisible()).resolves.toBe(true);
-    await page.getByLabel('Token de API').fill('enr_invalido');
-    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await logIn(page, 'enr_invalido');
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toMatch(/Authorization|token/i);
     await page.screenshot({ path: screenshotPath('console-login-error') });
 
-    await page.getByLabel('Token de API').fill(t.token(['enroll']));
-    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await logIn(page, t.token(['enroll']));
     await page.getByTestId('persons-total').waitFor();
     expect(await page.getByTestId('persons-total').textContent()).toBe('1 persona enrolada');
     expect(await page.getByText('27123456').isVisible()).toBe(true);

@@ -6,9 +6,10 @@ import { SCOPES } from '../../common/scopes.js';
 import { packageRoot } from '../../server/version.js';
 import { PEOPLE } from '../../test/dni/dni-person.js';
 import { renderBack2012, renderFront2012 } from '../../test/dni/synthetic-card.js';
+import { enrollThroughApi, logIn } from '../helpers/console.js';
 import { launchBrowser, newContext, screenshotPath } from '../helpers/browser.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
-import { FIXTURES, faceTemplate, fixture } from '../helpers/templates.js';
+import { FIXTURES, fixture } from '../helpers/templates.js';
 
 // An operator at the counter, in Spanish, on the real station and engines, through the file-upload
 // path of the capture components. The steps share one page and run in order.
@@ -51,22 +52,17 @@ async function uploadCard(): Promise<void> {
 
 beforeAll(async () => {
   t = await startTestStation({}, { consoleDir: path.join(packageRoot(), 'dist', 'renderer'), waitForEngines: true });
-  // Others already in the gallery, enrolled through the API as an integrator would.
-  for (const [id, file] of [
+  await enrollThroughApi(t, [
     ['kit', 'fr-kit_harington2.jpg'],
     ['rose', 'fr-rose_leslie1.jpg'],
-  ] as const) {
-    const res = await t.post(OPERATIONS.enroll.path, { idPersona: id, template: await faceTemplate(file) }, t.token(['enroll']));
-    expect(res.status).toBe(200);
-  }
+  ] as const);
   const front = await renderFront2012(person, { portraitPhoto: Buffer.from(fixture('fr-obama.jpg')) });
   const back = await renderBack2012(person);
   card = { front: front.image, back: back.image };
   browser = await launchBrowser();
   page = await (await newContext(browser)).newPage();
   await page.goto(`${t.station.url}/`);
-  await page.getByLabel('Token de API').fill(t.token([...SCOPES], 'mostrador 1'));
-  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await logIn(page, t.token([...SCOPES], 'mostrador 1'));
   await page.getByTestId('persons-total').waitFor();
 }, STEP);
 
@@ -217,8 +213,7 @@ describe('operator console screens, in Spanish', () => {
     async () => {
       const limited = await (await newContext(browser)).newPage();
       await limited.goto(`${t.station.url}/#/identificar`);
-      await limited.getByLabel('Token de API').fill(t.token(['enroll'], 'solo enrolar'));
-      await limited.getByRole('button', { name: 'Ingresar' }).click();
+      await logIn(limited, t.token(['enroll'], 'solo enrolar'));
       await limited.getByTestId('face-capture-file').setInputFiles(photo('fr-obama2.jpg'));
       await limited.getByRole('button', { name: 'Identificar', exact: true }).click();
       const alert = limited.getByRole('alert');

@@ -7,7 +7,7 @@ import { DATABASE_FILE } from '../../server/store/sqlite/sqlite-store.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 import { faceTemplate } from '../helpers/templates.js';
-import { mountingPermitted, mountSmallDisk, type SmallDisk } from './tmpfs.js';
+import { mountingPermitted, mountSmallDisk, type SmallDisk, expectMatchingStillAnswers } from './tmpfs.js';
 
 // A real full filesystem: the station's data directory on a 24 MiB tmpfs that another file fills up.
 const permitted = mountingPermitted();
@@ -81,13 +81,7 @@ describe.skipIf(!permitted)('a full disk while enrolling', () => {
     );
 
     // Reads still answer on the full disk.
-    const verified = expectEnvelope(
-      await post('verify', { idPersona: 'obama', template: await faceTemplate('fr-obama-test1.jpg') }),
-      200,
-    );
-    expect(verified.data).toMatchObject({ status: 'CHECK_CONFIDENCE' });
-    const found = expectEnvelope(await post('identify', { template: await faceTemplate('fr-kit_harington_test1.jpg') }), 200);
-    expect(found.data).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
+    await expectMatchingStillAnswers(post);
     const listed = expectEnvelope(await post('listPersons', {}), 200).data as { total: number };
     expect(listed.total).toBe(3 + acknowledged.length);
 

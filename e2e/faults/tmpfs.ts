@@ -1,3 +1,8 @@
+import { expect } from 'vitest';
+import type { OPERATIONS } from '../../common/api/operations.js';
+import { expectEnvelope } from '../helpers/envelope.js';
+import type { TestStation } from '../helpers/station.js';
+import { faceTemplate } from '../helpers/templates.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,4 +46,17 @@ export function mountingPermitted(): boolean {
     console.warn(`storage-fault tests skipped: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
     return false;
   }
+}
+
+type Post = (op: keyof typeof OPERATIONS, body: unknown) => ReturnType<TestStation['post']>;
+
+/** Verification and identification still answer from what is stored (obama and kit enrolled). */
+export async function expectMatchingStillAnswers(post: Post): Promise<void> {
+  const verified = expectEnvelope(
+    await post('verify', { idPersona: 'obama', template: await faceTemplate('fr-obama-test1.jpg') }),
+    200,
+  );
+  expect(verified.data).toMatchObject({ status: 'CHECK_CONFIDENCE' });
+  const found = expectEnvelope(await post('identify', { template: await faceTemplate('fr-kit_harington_test1.jpg') }), 200);
+  expect(found.data).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { KEY_CHECK, sampleAad } from '../../crypto/sample-sealing.js';
 import type { PersonSummary } from '../../../common/api/admin-schemas.js';
 import { open, seal, SealError } from '../../crypto/sealed.js';
 import type { Logger } from '../../log/logger.js';
@@ -20,8 +21,6 @@ export interface PostgresGalleryOptions {
   pollMs?: number;
   onApplied?: (idPersonas: string[], seq: number) => void;
 }
-
-const KEY_CHECK = 'data-key-check';
 
 /** "PostgreSQL host:port/db", never the password. */
 export function describeDatabase(url: string): string {
@@ -74,10 +73,6 @@ async function checkKey(client: pg.ClientBase, key: Buffer): Promise<void> {
       'unavailable',
     );
   }
-}
-
-function sampleAad(idPersona: string, field: 'embedding' | 'thumbnail'): string {
-  return `face_samples/${field}/${idPersona}`;
 }
 
 interface PersonRow {

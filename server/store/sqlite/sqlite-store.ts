@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { KEY_CHECK, sampleAad } from '../../crypto/sample-sealing.js';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, PersonSummary } from '../../../common/api/admin-schemas.js';
@@ -57,8 +58,6 @@ function isReadOnlyDir(dataDir: string): boolean {
   }
 }
 
-const KEY_CHECK = 'data-key-check';
-
 /** A value sealed at creation tells, at every start, whether this is the key that sealed the data. */
 function checkKey(db: Database.Database, key: Buffer): void {
   const row = db.prepare<[string], { value: Buffer }>('SELECT value FROM station_meta WHERE name = ?').get(KEY_CHECK);
@@ -77,10 +76,6 @@ function checkKey(db: Database.Database, key: Buffer): void {
       'unavailable',
     );
   }
-}
-
-function sampleAad(idPersona: string, field: 'embedding' | 'thumbnail'): string {
-  return `face_samples/${field}/${idPersona}`;
 }
 
 function sealPlaintextSamples(db: Database.Database, key: Buffer): void {
