@@ -194,6 +194,24 @@ describe.each(postgresBinDir() ? (['sqlite', 'postgres'] as const) : (['sqlite']
       expect(await g.station.gallery.getPerson('mix')).toBeNull();
     });
 
+    it('enrolls live sequences whose turned, dark or motion-blurred frames score low against the rest', async () => {
+      // Recorded by the console on a loaded machine. In the first, frames 1 and 4 score like
+      // strangers; in the second, the ghosted frame 5 scores like a stranger against all four others.
+      const slow = [0, 1, 2, 3, 4].map((i) => `video/slow-capture-${i}.jpg`);
+      expect(await gcall('enroll', { idPersona: 'secuencia-lenta', template: await faceTemplate(...slow) })).toMatchObject({
+        status: 'SUCCESS',
+      });
+      const blurred = [0, 1, 2, 3, 4].map((i) => `video/blurred-capture-${i}.jpg`);
+      expect(await gcall('enroll', { idPersona: 'secuencia-movida', template: await faceTemplate(...blurred) })).toMatchObject({
+        status: 'DUPLICATED_TEMPLATE',
+        duplicatedIdPersona: 'secuencia-lenta',
+      });
+      // The set-aside frame is not matched either: it alone is not the person.
+      expect(await gcall('verify', { idPersona: 'secuencia-lenta', template: await faceTemplate(blurred[4]!) })).toMatchObject({
+        status: 'NOT_VERIFIED',
+      });
+    });
+
     it('forgets a deleted person at once', async () => {
       await gcall('enroll', { idPersona: 'temporal', template: await faceTemplate('human-stock-emotions-a-1.jpg') });
       expect((await gcall('identify', { template: await faceTemplate('human-stock-emotions-a-6.jpg') })).candidates).toEqual([

@@ -41,7 +41,10 @@ async function cameraCapture(): Promise<void> {
 }
 
 async function verdict(status: string): Promise<void> {
-  await page.locator(`[data-testid=verdict][data-status=${status}]`).waitFor({ timeout: STEP });
+  const shown = page.getByTestId('verdict');
+  await shown.waitFor({ timeout: STEP });
+  const got = { status: await shown.getAttribute('data-status'), text: await shown.textContent() };
+  expect(got.status, `veredicto: ${got.text}`).toBe(status);
 }
 
 beforeAll(async () => {
@@ -55,6 +58,7 @@ beforeAll(async () => {
   const context = await newContext(browser);
   await context.grantPermissions(['camera'], { origin: t.station.url });
   page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`[página] ${e.message}`));
   await page.goto(`${t.station.url}/`);
   await logIn(page, t.token([...SCOPES], 'mostrador cámara'));
   await page.getByTestId('persons-total').waitFor();

@@ -208,7 +208,7 @@ export function faceOperations(deps: {
       });
       const selection = selectFrames(analyses, { onlyMajor: true, impostors: policy.impostors });
       if (!selection.ok) return { status: selection.status, motivo: selection.motivo };
-      const verdict = assessPresentation(selection.frames);
+      const verdict = assessPresentation(selection.all);
       const best = selection.best;
       const data = {
         status:

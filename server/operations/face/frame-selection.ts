@@ -12,15 +12,32 @@ export interface UsableFrame {
 }
 
 export type ProbeSelection =
-  | { ok: true; best: UsableFrame; frames: UsableFrame[] }
+  | {
+      ok: true;
+      best: UsableFrame;
+      /** The frames that agree on who is shown: what matching and enrollment use. */
+      frames: UsableFrame[];
+      /** Every frame with the face, outliers included: the motion liveness looks at. */
+      all: UsableFrame[];
+    }
   | { ok: false; status: 'FACE_NOT_DETECTED' | 'TEMPLATE_MULTIPLE_FACES' | 'INTRATEMPLATE_FACE_MISMATCH'; motivo: string };
 
-/** Frames of one capture must show one person: a pair under this (FMR 1e-3) is a mismatch. */
-export const INTRATEMPLATE_MIN_CONFIDENCE = thresholdForFmr(1e-3);
+/**
+ * Frames of one capture must show one person. A live sequence turns the head and passes through
+ * dark or motion-blurred frames on purpose (liveness wants motion), and such a frame can score like
+ * a stranger against everything else (seen on a loaded station: a ghosted frame at cosine
+ * 0.15-0.32 against four frames that agreed at 0.73-0.91). So the frames vote: the frame that agrees
+ * with the most others (FMR 1e-2 per pair) anchors the identity, the frames that agree with it are
+ * used, and the others are set aside. Without a strict majority for one person the template is
+ * refused: two photos of two people never enroll either.
+ */
+export const INTRATEMPLATE_MIN_CONFIDENCE = thresholdForFmr(1e-2);
+
+const byQuality = (a: UsableFrame, b: UsableFrame): number => b.quality.score - a.quality.score;
 
 /**
  * The frames of a template an operation works on: each must show one clearly dominant face
- * (or none), all faces must be the same person, and the best by quality leads.
+ * (or none), most faces must be the same person, and the best by quality among them leads.
  */
 export function selectFrames(
   analyses: readonly FrameAnalysis[],
@@ -41,21 +58,33 @@ export function selectFrames(
   }
   if (frames.length === 0)
     return { ok: false, status: 'FACE_NOT_DETECTED', motivo: 'no se encontró un rostro en ninguna imagen del template' };
-  const withEmbedding = frames.filter((f) => f.face.embedding);
-  for (let i = 0; i < withEmbedding.length; i++) {
-    for (let j = i + 1; j < withEmbedding.length; j++) {
-      const a = withEmbedding[i]!;
-      const b = withEmbedding[j]!;
-      const confidence = confidenceOf(cosine(a.face.embedding!, b.face.embedding!), options.impostors);
-      if (confidence < INTRATEMPLATE_MIN_CONFIDENCE) {
-        return {
-          ok: false,
-          status: 'INTRATEMPLATE_FACE_MISMATCH',
-          motivo: `las imágenes ${a.index + 1} y ${b.index + 1} no muestran a la misma persona (confianza ${confidence})`,
-        };
-      }
-    }
+
+  const embedded = frames.filter((f) => f.face.embedding);
+  const confidence = embedded.map((a) =>
+    embedded.map((b) => (a === b ? 100 : confidenceOf(cosine(a.face.embedding!, b.face.embedding!), options.impostors))),
+  );
+  const agreeing = (i: number) => embedded.filter((_, j) => confidence[i]![j]! >= INTRATEMPLATE_MIN_CONFIDENCE);
+  let anchor = -1;
+  for (let i = 0; i < embedded.length; i++) {
+    const better =
+      anchor < 0 ||
+      agreeing(i).length > agreeing(anchor).length ||
+      (agreeing(i).length === agreeing(anchor).length && byQuality(embedded[i]!, embedded[anchor]!) < 0);
+    if (better) anchor = i;
   }
-  const best = [...frames].sort((a, b) => b.quality.score - a.quality.score)[0]!;
-  return { ok: true, best, frames };
+  if (anchor >= 0) {
+    const consensus = agreeing(anchor);
+    if (consensus.length * 2 <= embedded.length) {
+      const worst = embedded.reduce((w, _, j) => (confidence[anchor]![j]! < confidence[anchor]![w]! ? j : w), anchor);
+      const [a, b] = [embedded[anchor]!.index, embedded[worst]!.index].sort((x, y) => x - y);
+      return {
+        ok: false,
+        status: 'INTRATEMPLATE_FACE_MISMATCH',
+        motivo: `las imágenes ${a! + 1} y ${b! + 1} no muestran a la misma persona (confianza ${confidence[anchor]![worst]})`,
+      };
+    }
+    const used = frames.filter((f) => !f.face.embedding || consensus.includes(f));
+    return { ok: true, best: [...consensus].sort(byQuality)[0]!, frames: used, all: frames };
+  }
+  return { ok: true, best: [...frames].sort(byQuality)[0]!, frames, all: frames };
 }
