@@ -1,4 +1,4 @@
-// npm run bench:soak -- [--minutes 10] [--clients 4] [--row-seconds 60] [--warmup-seconds 30]
+// npm run bench:soak -- [--minutes 10] [--clients 4] [--row-seconds 60] [--warmup-seconds 30] [--rejudge]
 // A bounded soak on loopback: a real HTTPS station in this process, C clients sending a mix of
 // verify / identify / extract / enroll with real photos back to back, one row per period (rps,
 // p50, p99, errors, RSS and heap after GC, database size), and a verdict on drift and growth.
@@ -14,6 +14,7 @@ import { encodeTemplate } from '../common/uitemplate/index.js';
 import { packageRoot } from '../server/version.js';
 import { percentile, printTable } from './lib/metrics.js';
 import { benchStation } from './lib/station.js';
+import { soakVerdict, type SoakRow } from './lib/soak-verdict.js';
 import { Rng } from './lib/synthetic-embeddings.js';
 
 function arg(name: string, fallback: string): string {
@@ -163,19 +164,8 @@ async function main() {
   if (current.length > 0 && performance.now() - rowStart > (ROW_SECONDS * 1000) / 2) closeRow();
   await bench.stop();
 
-  const first = rows[0]!;
-  const last = rows.at(-1)!;
-  const drift = (last.rps! - first.rps!) / first.rps!;
-  const rssGrowth = last.rss_mb! - first.rss_mb!;
-  const heapGrowth = last.heap_mb! - first.heap_mb!;
-  const errors = rows.reduce((s, r) => s + r.errors!, 0);
-  const p99s = rows.map((r) => r.p99_ms!);
-  const steady = Math.abs(drift) <= 0.1 && rssGrowth <= Math.max(32, first.rss_mb! * 0.1) && heapGrowth <= 16 && errors === 0;
-  const verdict =
-    `${steady ? 'STEADY' : 'CHECK'}: throughput ${first.rps} -> ${last.rps} rps (${(drift * 100).toFixed(1)}%), ` +
-    `p99 ${Math.min(...p99s)}..${Math.max(...p99s)} ms, RSS ${first.rss_mb} -> ${last.rss_mb} MB (${rssGrowth >= 0 ? '+' : ''}${rssGrowth.toFixed(1)}), ` +
-    `heap after GC ${first.heap_mb} -> ${last.heap_mb} MB, ${errors} errors ` +
-    `(steady = |drift| <= 10%, RSS growth <= max(32 MB, 10%), heap growth <= 16 MB, no errors)`;
+  const judged = soakVerdict(rows as unknown as SoakRow[]);
+  const { steady, text: verdict } = judged;
   console.log('');
   printTable(rows);
   console.log(`\nrequests by operation: ${JSON.stringify(byOp)}`);
@@ -206,7 +196,18 @@ async function main() {
   console.log(`wrote ${path.relative(process.cwd(), out)}`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+/** `--rejudge`: the verdict of the last run's rows again, by the current rule. */
+function rejudge(): void {
+  const out = path.join(packageRoot(), 'bench', 'results', 'bench-soak.json');
+  const saved = JSON.parse(readFileSync(out, 'utf8')) as { rows: SoakRow[]; steady: boolean; verdict: string };
+  const judged = soakVerdict(saved.rows);
+  writeFileSync(out, `${JSON.stringify({ ...saved, steady: judged.steady, verdict: judged.text }, null, 2)}\n`);
+  console.log(judged.text);
+}
+
+if (process.argv.includes('--rejudge')) rejudge();
+else
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -63,7 +63,8 @@ export function celeba(dirName: 'faces-celeba-dev' | 'attributes-celeba-dev'): C
     const cells = row.split(',');
     const attributes: Record<string, number> = {};
     names.forEach((n, i) => {
-      if (i >= 4) attributes[n] = Number(cells[i]);
+      // attributes-celeba-dev has no width/height columns: skip the non-attribute ones by name.
+      if (i >= 2 && n !== 'width' && n !== 'height') attributes[n] = Number(cells[i]);
     });
     return { file: path.join(dir, 'images', cells[0]!), identity: `celeba-${cells[1]}`, attributes };
   });

@@ -1,0 +1,85 @@
+// npm run eval:attributes — AUC of each face trait the station reports (glasses, darkGlasses,
+// beard, mustache, hat, openMouth) against CelebA's labels, on attributes-celeba-dev and
+// faces-celeba-dev from ../shared. CelebA is non-commercial: measured here, nothing fitted on it.
+// Writes bench/results/eval-attributes.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { extractParametersSchema } from '../common/api/face-schemas.js';
+import { traitsOf } from '../server/operations/face/face-properties.js';
+import { packageRoot } from '../server/version.js';
+import { celeba, type CelebaImage } from './lib/datasets.js';
+import { ANALYZE_FOR_EVAL, analyzeFiles, startEngine } from './lib/engine.js';
+import { areaUnderCurve, printTable } from './lib/metrics.js';
+
+type Trait = 'glasses' | 'darkGlasses' | 'beard' | 'mustache' | 'hat' | 'openMouth';
+
+/**
+ * CelebA's label for each trait. CelebA has no sunglasses label (its Eyeglasses includes them), so
+ * darkGlasses is scored against Eyeglasses too: it shows whether the cue fires on glasses at all,
+ * and its AUC is a lower bound of what a sunglasses label would give.
+ */
+const LABELS: Record<Trait, (a: Record<string, number>) => boolean> = {
+  glasses: (a) => a.Eyeglasses === 1,
+  darkGlasses: (a) => a.Eyeglasses === 1,
+  beard: (a) => a.No_Beard === -1 || a.Goatee === 1,
+  mustache: (a) => a.Mustache === 1,
+  hat: (a) => a.Wearing_Hat === 1,
+  openMouth: (a) => a.Mouth_Slightly_Open === 1,
+};
+const TRAITS = Object.keys(LABELS) as Trait[];
+const GOAL = 0.85;
+
+const images = new Map<string, CelebaImage>();
+for (const set of ['attributes-celeba-dev', 'faces-celeba-dev'] as const) {
+  for (const image of celeba(set)) images.set(path.basename(image.file), image);
+}
+const list = [...images.values()];
+console.error(`eval:attributes: ${list.length} photos`);
+
+const params = extractParametersSchema.parse({});
+const engine = startEngine();
+await engine.ready();
+const analyses = await analyzeFiles(
+  engine,
+  list.map((i) => i.file),
+  { ...ANALYZE_FOR_EVAL, embedding: false, traits: true },
+);
+await engine.close();
+
+const scored = list.flatMap((image, i) => {
+  const face = analyses[i]?.major;
+  return face ? [{ image, traits: traitsOf(face, params) }] : [];
+});
+
+const rows = TRAITS.map((trait) => {
+  const points = scored.map(({ image, traits }) => ({ score: traits[trait], positive: LABELS[trait](image.attributes) }));
+  const positives = points.filter((p) => p.positive).length;
+  const auc = areaUnderCurve(points);
+  return {
+    trait,
+    positives,
+    negatives: points.length - positives,
+    auc: Math.round(auc * 1000) / 1000,
+    goal: GOAL,
+    met: auc >= GOAL ? 'yes' : 'no',
+  };
+});
+printTable(rows);
+console.log(`\n${scored.length} of ${list.length} photos with a face; AUC = chance a labelled photo outscores an unlabelled one.`);
+
+const out = path.join(packageRoot(), 'bench', 'results');
+mkdirSync(out, { recursive: true });
+writeFileSync(
+  path.join(out, 'eval-attributes.json'),
+  `${JSON.stringify(
+    {
+      datasets: ['attributes-celeba-dev', 'faces-celeba-dev'],
+      images: list.length,
+      faces: scored.length,
+      note: 'CelebA labels; darkGlasses scored against Eyeglasses (CelebA has no sunglasses label)',
+      attributes: Object.fromEntries(rows.map(({ trait, ...r }) => [trait, r])),
+    },
+    null,
+    2,
+  )}\n`,
+);
