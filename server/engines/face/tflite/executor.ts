@@ -12,7 +12,10 @@ export class TfliteExecutor {
   private readonly prepared = new Map<string, tf.Tensor>();
   private readonly operators: TfliteOperator[];
 
-  constructor(private readonly model: TfliteModel) {
+  constructor(
+    private readonly model: TfliteModel,
+    options: { fuse?: boolean } = {},
+  ) {
     for (const t of model.tensors) if (t.data) this.constants.set(t.index, constantOf(t));
     // Float16 weights are widened once here; their DEQUANTIZE ops then disappear from the graph.
     this.operators = model.operators.filter((op) => {
@@ -22,8 +25,14 @@ export class TfliteExecutor {
       this.constants.set(op.outputs[0]!, tf.cast(source, 'float32'));
       return false;
     });
+    if (options.fuse !== false) this.operators = fusePrelu(this.operators, model, this.constants);
     const unknown = [...new Set(this.operators.map((o) => o.op).filter((o) => !(o in OPS)))];
     if (unknown.length) throw new Error(`TFLite ops not supported: ${unknown.join(', ')}`);
+  }
+
+  /** The ops that run, after fusion. */
+  get operatorNames(): string[] {
+    return this.operators.map((o) => o.op);
   }
 
   get inputShapes(): number[][] {
@@ -116,6 +125,9 @@ function activate(t: tf.Tensor, fn: number): tf.Tensor {
   }
 }
 
+/** TFLite activations tfjs can fuse into a convolution (the others run after it). */
+const FUSABLE: Record<number, 'linear' | 'relu' | 'relu6' | undefined> = { 0: 'linear', 1: 'relu', 3: 'relu6' };
+
 const hasInput = (op: TfliteOperator, k: number) => (op.inputs[k] ?? -1) >= 0;
 
 const OPS: Record<string, Op> = {
@@ -123,12 +135,21 @@ const OPS: Record<string, Op> = {
     const o = op.options;
     // TFLite filters are [out, h, w, in]; tfjs wants [h, w, in, out].
     const filter = ex.weight(op, 1, (w) => tf.transpose(w, [1, 2, 3, 0])) as tf.Tensor4D;
-    let y: tf.Tensor = tf.conv2d(x(0) as tf.Tensor4D, filter, [o?.int32(2, 1) ?? 1, o?.int32(1, 1) ?? 1], padding(o), 'NHWC', [
-      o?.int32(5, 1) ?? 1,
-      o?.int32(4, 1) ?? 1,
-    ]);
-    if (hasInput(op, 2)) y = tf.add(y, x(2));
-    return activate(y, o?.int8(3) ?? 0);
+    const fn = o?.int8(3) ?? 0;
+    // Bias and activation fused into the convolution: one pass over the output (XNNPACK on WASM).
+    const y = tf.fused.conv2d({
+      x: x(0) as tf.Tensor4D,
+      filter,
+      strides: [o?.int32(2, 1) ?? 1, o?.int32(1, 1) ?? 1],
+      pad: padding(o),
+      dataFormat: 'NHWC',
+      dilations: [o?.int32(5, 1) ?? 1, o?.int32(4, 1) ?? 1],
+      bias: hasInput(op, 2) ? x(2) : undefined,
+      ...(op.op.endsWith('+PRELU')
+        ? { activation: 'prelu' as const, preluActivationWeights: x(3) }
+        : { activation: FUSABLE[fn] ?? 'linear' }),
+    });
+    return FUSABLE[fn] ? y : activate(y, fn);
   },
   DEPTHWISE_CONV_2D: (op, x, ex) => {
     const o = op.options;
@@ -137,17 +158,23 @@ const OPS: Record<string, Op> = {
     const filter = ex.weight(op, 1, (w) =>
       tf.reshape(w, [w.shape[1]!, w.shape[2]!, channels, w.shape[3]! / channels]),
     ) as tf.Tensor4D;
-    let y: tf.Tensor = tf.depthwiseConv2d(
-      x(0) as tf.Tensor4D,
+    const fn = o?.int8(4) ?? 0;
+    const y = tf.fused.depthwiseConv2d({
+      x: x(0) as tf.Tensor4D,
       filter,
-      [o?.int32(2, 1) ?? 1, o?.int32(1, 1) ?? 1],
-      padding(o),
-      'NHWC',
-      [o?.int32(6, 1) ?? 1, o?.int32(5, 1) ?? 1],
-    );
-    if (hasInput(op, 2)) y = tf.add(y, x(2));
-    return activate(y, o?.int8(4) ?? 0);
+      strides: [o?.int32(2, 1) ?? 1, o?.int32(1, 1) ?? 1],
+      pad: padding(o),
+      dataFormat: 'NHWC',
+      dilations: [o?.int32(6, 1) ?? 1, o?.int32(5, 1) ?? 1],
+      bias: hasInput(op, 2) ? x(2) : undefined,
+      ...(op.op.endsWith('+PRELU')
+        ? { activation: 'prelu' as const, preluActivationWeights: x(3) }
+        : { activation: FUSABLE[fn] ?? 'linear' }),
+    });
+    return FUSABLE[fn] ? y : activate(y, fn);
   },
+  'CONV_2D+PRELU': (op, x, ex) => OPS.CONV_2D!(op, x, ex),
+  'DEPTHWISE_CONV_2D+PRELU': (op, x, ex) => OPS.DEPTHWISE_CONV_2D!(op, x, ex),
   FULLY_CONNECTED: (op, x, ex) => {
     const weights = ex.weight(op, 1, (w) => tf.transpose(w)) as tf.Tensor2D;
     const flat = tf.reshape(x(0), [-1, weights.shape[0]]) as tf.Tensor2D;
@@ -254,6 +281,64 @@ export function halfToFloat(half: Uint16Array): Float32Array {
             ? NaN
             : sign * Infinity
           : sign * 2 ** (exponent - 15) * (1 + mantissa / 1024);
+  }
+  return out;
+}
+
+/**
+ * Converters write PReLU as five element-wise ops, relu(x) + a * (x - |x|); each pass over the
+ * activations costs about as much as the convolution before it on WASM. The pattern becomes one
+ * PRELU op of slope 2a; a convolution feeding only it then takes it as its fused activation.
+ */
+export function fusePrelu(ops: TfliteOperator[], model: TfliteModel, constants: Map<number, tf.Tensor>): TfliteOperator[] {
+  const uses = new Map<number, number>();
+  for (const op of ops) for (const i of op.inputs) uses.set(i, (uses.get(i) ?? 0) + 1);
+  for (const o of model.outputs) uses.set(o, (uses.get(o) ?? 0) + 1);
+  const only = (t: number, n = 1) => (uses.get(t) ?? 0) === n;
+  let next = model.tensors.length;
+  const out: TfliteOperator[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const [relu, abs, sub, mul, add] = ops.slice(i, i + 5) as (TfliteOperator | undefined)[];
+    const x = relu?.inputs[0];
+    if (
+      relu?.op === 'RELU' &&
+      abs?.op === 'ABS' &&
+      sub?.op === 'SUB' &&
+      mul?.op === 'MUL' &&
+      add?.op === 'ADD' &&
+      x !== undefined
+    ) {
+      const r = relu.outputs[0]!;
+      const b = abs.outputs[0]!;
+      const c = sub.outputs[0]!;
+      const d = mul.outputs[0]!;
+      const alpha = mul.inputs.find((t) => t !== c);
+      const shape =
+        abs.inputs[0] === x &&
+        sub.inputs[0] === x &&
+        sub.inputs[1] === b &&
+        mul.inputs.includes(c) &&
+        alpha !== undefined &&
+        constants.has(alpha) &&
+        add.inputs.includes(r) &&
+        add.inputs.includes(d) &&
+        [r, b, c, d].every((t) => only(t)) &&
+        [relu, abs, sub, mul, add].every((o) => (o.options?.int8(0) ?? 0) === 0 || o === relu || o === abs);
+      if (shape) {
+        const slope = next++;
+        constants.set(slope, tf.keep(tf.mul(constants.get(alpha)!, 2)));
+        const conv = out.at(-1);
+        const activation = conv?.op === 'CONV_2D' ? 3 : conv?.op === 'DEPTHWISE_CONV_2D' ? 4 : -1;
+        if (conv && activation > 0 && conv.outputs[0] === x && only(x, 3) && (conv.options?.int8(activation) ?? 0) === 0) {
+          out[out.length - 1] = { ...conv, op: `${conv.op}+PRELU`, inputs: [...conv.inputs, slope], outputs: add.outputs };
+        } else {
+          out.push({ op: 'PRELU', inputs: [x, slope], outputs: add.outputs, options: null });
+        }
+        i += 4;
+        continue;
+      }
+    }
+    out.push(ops[i]!);
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { MATCHING_ANALYSIS } from '../analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
 import type { MajorFace } from '../types.js';
 import { ARCFACE_TEMPLATE_112, similarity } from './align.js';
-import { halfToFloat } from './executor.js';
+import { halfToFloat, TfliteExecutor } from './executor.js';
 import { EXPO_MODELS_DIR } from './expo-models.js';
 import { readTflite } from './model.js';
 
@@ -33,6 +33,27 @@ describe('TFLite reader', () => {
     expect(m.outputs.map((i) => m.tensors[i]!.name).sort()).toEqual(['Identity', 'Identity_1']);
     expect(m.operators.filter((o) => o.op === 'DEQUANTIZE').length).toBeGreaterThan(100);
     expect(m.operators.some((o) => o.op.startsWith('BUILTIN_'))).toBe(false);
+  });
+
+  it('runs PReLU fused into the convolutions with the same result as the five ops the converter wrote', async () => {
+    const tf = await import('@tensorflow/tfjs-core');
+    const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
+    setWasmPaths(`${path.join(defaultModelsDir(), 'tfjs-wasm')}${path.sep}`);
+    await tf.setBackend('wasm');
+    const model = readTflite(readFileSync(modelFile('MobileFaceNet.tflite')));
+    const fused = new TfliteExecutor(model);
+    const plain = new TfliteExecutor(model, { fuse: false });
+    const input = new Float32Array(2 * 112 * 112 * 3).map((_, i) => Math.sin(i * 0.37) * 0.9);
+    const [a] = await fused.run([input]);
+    const [b] = await plain.run([input]);
+    expect(a!.length).toBe(384);
+    expect(fused.operatorNames).not.toContain('ABS');
+    expect(fused.operatorNames.filter((o) => o.endsWith('+PRELU')).length).toBe(33);
+    let worst = 0;
+    for (let i = 0; i < a!.length; i++) worst = Math.max(worst, Math.abs(a![i]! - b![i]!) / (Math.abs(b![i]!) + 1e-3));
+    expect(worst).toBeLessThan(1e-3);
+    fused.dispose();
+    plain.dispose();
   });
 
   it('widens half floats', () => {

@@ -124,6 +124,9 @@ export class FaceRuntime {
       options.majorPolicy === 'largest' && faces.length > 0
         ? ({ kind: 'single', index: 0 } as const)
         : chooseMajorFace(faces, frame, true);
+    // JPEG encodes run on libuv's threads while this thread runs the models: started early, awaited last.
+    const frameJpegP = options.frameJpeg ? jpeg(frame.rgb, frame.width, frame.height, 85) : null;
+    void frameJpegP?.catch(() => undefined);
     let major: MajorFace | null = null;
     if (decision.kind === 'single' || decision.kind === 'dominant') {
       major = await this.describe(
@@ -136,7 +139,7 @@ export class FaceRuntime {
         lap,
       );
     }
-    const frameJpeg = options.frameJpeg ? await jpeg(frame.rgb, frame.width, frame.height, 85) : null;
+    const frameJpeg = frameJpegP ? await frameJpegP : null;
     lap('encode');
     return {
       width: frame.width,
@@ -159,6 +162,11 @@ export class FaceRuntime {
     options: AnalyzeOptions,
     lap: (name: string) => void,
   ): Promise<MajorFace> {
+    const sharpnessP = faceSharpness(original, detected.box);
+    const thumbnailP = options.thumbnailWidth > 0 ? thumbnailOf(original, detected.box, options.thumbnailWidth) : null;
+    // Awaited below; a rejection before then must not count as unhandled.
+    void sharpnessP.catch(() => undefined);
+    void thumbnailP?.catch(() => undefined);
     const image = tf.tensor3d(work.rgb, [work.height, work.width, 3], 'int32');
     try {
       const faceBox = clampBox(detected.box, work.width, work.height);
@@ -221,13 +229,13 @@ export class FaceRuntime {
       lap('spoofModel');
 
       const stats = regionStats(luma, detected.box);
-      const sharpness = await faceSharpness(original, detected.box);
+      const sharpness = await sharpnessP;
       const imageStats: FaceImageStats = { brightness: stats.mean, contrast: stats.std, sharpness, clipped: stats.clipped };
       const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68) : null;
       const presentation = options.presentation ? framingCue(luma, detected.box) : null;
       lap('measures');
 
-      const thumbnail = options.thumbnailWidth > 0 ? await thumbnailOf(original, detected.box, options.thumbnailWidth) : null;
+      const thumbnail = thumbnailP ? await thumbnailP : null;
       const portrait = options.portrait ? await portraitOf(original, rightEye, leftEye, options.scaleH) : null;
       lap('images');
 
