@@ -10,6 +10,7 @@ import { packageRoot } from '../server/version.js';
 import { FIXTURES } from './lib/datasets.js';
 import { ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
 import { mjpegFrames } from './lib/mjpeg.js';
+import { movedPhotoSequence } from './lib/moved-photo.js';
 import { printTable } from './lib/metrics.js';
 
 const THRESHOLD = 50;
@@ -20,7 +21,7 @@ const STRIDE = 3; // frames between captured frames (0.2 s at 15 fps)
 
 interface Case {
   name: string;
-  kind: 'live' | 'replay-video' | 'print-photo' | 'tablet-photo';
+  kind: 'live' | 'replay-video' | 'print-photo' | 'tablet-photo' | 'photo-moved (synthetic)';
   frames: Buffer[];
 }
 
@@ -48,6 +49,17 @@ for (const [file, kind] of [
   ['image_F2.jpg', 'tablet-photo'],
 ] as const) {
   cases.push({ name: file, kind, frames: [readFileSync(path.join(FIXTURES, 'antispoof', file))] });
+}
+// Every still, live or not, printed and moved in front of the camera: three hand motions each.
+for (const file of ['image_T1.jpg', 'image_T2.jpg', 'image_F1.jpg', 'image_F2.jpg']) {
+  const photo = readFileSync(path.join(FIXTURES, 'antispoof', file));
+  for (const seed of [1, 2, 3]) {
+    cases.push({
+      name: `${file}~mov${seed}`,
+      kind: 'photo-moved (synthetic)',
+      frames: await movedPhotoSequence(photo, seed, SEQUENCE),
+    });
+  }
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -99,7 +111,7 @@ for (const c of cases) {
 await engine.close();
 
 const summarize = (rejectedOf: (r: (typeof results)[number]) => boolean) =>
-  ['live', 'replay-video', 'print-photo', 'tablet-photo'].map((kind) => {
+  ['live', 'replay-video', 'print-photo', 'tablet-photo', 'photo-moved (synthetic)'].map((kind) => {
     const rows = results.filter((r) => r.kind === kind);
     const rejected = rows.filter(rejectedOf).length;
     return kind === 'live'

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, type ResponseOf } from '../../common/api/operations.js';
-import { decodeTemplate } from '../../common/uitemplate/index.js';
+import { decodeTemplate, encodeTemplate } from '../../common/uitemplate/index.js';
+import { movedPhotoSequence } from '../../bench/lib/moved-photo.js';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
 import { decodeFaceTemplate } from '../../server/operations/face/face-template.js';
 import { expectEnvelope } from '../helpers/envelope.js';
@@ -240,6 +241,20 @@ describe('verificar-spoof-rostro', () => {
     expect(data.samePerson).toMatchObject({ match: true });
     const other = await call('spoof', { template, image: Buffer.from(fixture('fr-obama.jpg')).toString('base64') });
     expect(other.samePerson).toMatchObject({ match: false });
+  });
+
+  it('refuses a photo held up to the camera and moved, however it is moved', async () => {
+    // A live person's photo, printed: the station sees a flat picture drift, tilt and never blink.
+    for (const seed of [1, 2]) {
+      const frames = await movedPhotoSequence(fixture('fr-obama.jpg'), seed);
+      const template = await encodeTemplate({
+        kind: 'face',
+        frames: frames.map((data, i) => ({ data: new Uint8Array(data), offsetMs: i * 200 })),
+        device: { kind: 'file', software: 'e2e' },
+      });
+      const data = await call('spoof', { template, image: Buffer.from(fixture('fr-obama.jpg')).toString('base64') });
+      expect(data.status, JSON.stringify(data.cues)).toBe('IS_SPOOF_CHECK_CONFIDENCE');
+    }
   });
 
   it('says when the photo has no face, and refuses a photo that is not an image', async () => {

@@ -83,7 +83,9 @@ export function assessPresentation(frames: readonly UsableFrame[]): Presentation
       maxResidual = Math.max(maxResidual, affineResidual(a.landmarks68, b.landmarks68, (a.iod + b.iod) / 2));
     }
   }
-  const opens = frames.flatMap((f) => [f.face.leftEyeOpenness, f.face.rightEyeOpenness]);
+  // A blink closes both eyes together: the change over time of their mean. Pooling both eyes'
+  // values would read the difference between them (a tilted picture narrows one eye) as a blink.
+  const opens = frames.map((f) => (f.face.leftEyeOpenness + f.face.rightEyeOpenness) / 2);
   const blinkRange = Math.max(...opens) - Math.min(...opens);
   // Landmark noise on a still picture stays near 1-2 % of the IOD; a living face moves more.
   const rigid = clamp01(1 - (maxResidual - 0.015) / 0.03);
