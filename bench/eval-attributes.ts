@@ -65,7 +65,9 @@ const rows = TRAITS.map((trait) => {
   };
 });
 printTable(rows);
-console.log(`\n${scored.length} of ${list.length} photos with a face; AUC = chance a labelled photo outscores an unlabelled one.`);
+console.log(
+  `\n${scored.length} of ${list.length} photos with a face; AUC = chance a labelled photo outscores an unlabelled one.`,
+);
 
 const out = path.join(packageRoot(), 'bench', 'results');
 mkdirSync(out, { recursive: true });
