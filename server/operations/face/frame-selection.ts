@@ -63,17 +63,14 @@ export function selectFrames(
   const confidence = embedded.map((a) =>
     embedded.map((b) => (a === b ? 100 : confidenceOf(cosine(a.face.embedding!, b.face.embedding!), options.impostors))),
   );
-  const agreeing = (i: number) => embedded.filter((_, j) => confidence[i]![j]! >= INTRATEMPLATE_MIN_CONFIDENCE);
+  const agreeing = embedded.map((_, i) => embedded.filter((_, j) => confidence[i]![j]! >= INTRATEMPLATE_MIN_CONFIDENCE));
   let anchor = -1;
   for (let i = 0; i < embedded.length; i++) {
-    const better =
-      anchor < 0 ||
-      agreeing(i).length > agreeing(anchor).length ||
-      (agreeing(i).length === agreeing(anchor).length && byQuality(embedded[i]!, embedded[anchor]!) < 0);
-    if (better) anchor = i;
+    const [mine, theirs] = [agreeing[i]!.length, anchor < 0 ? -1 : agreeing[anchor]!.length];
+    if (mine > theirs || (mine === theirs && byQuality(embedded[i]!, embedded[anchor]!) < 0)) anchor = i;
   }
   if (anchor >= 0) {
-    const consensus = agreeing(anchor);
+    const consensus = agreeing[anchor]!;
     if (consensus.length * 2 <= embedded.length) {
       const worst = embedded.reduce((w, _, j) => (confidence[anchor]![j]! < confidence[anchor]![w]! ? j : w), anchor);
       const [a, b] = [embedded[anchor]!.index, embedded[worst]!.index].sort((x, y) => x - y);

@@ -125,6 +125,37 @@ function activate(t: tf.Tensor, fn: number): tf.Tensor {
   }
 }
 
+/**
+ * A convolution's tfjs arguments from its TFLite options (fields at the given slots), with the bias
+ * and the activation fused into it: one pass over the output (XNNPACK on WASM). A `+PRELU` op
+ * (see fusePrelu) carries its slopes as input 3.
+ */
+function convArgs(
+  op: TfliteOperator,
+  x: (k: number) => tf.Tensor,
+  activationSlot: number,
+  [strideH, strideW]: [number, number],
+  [dilationH, dilationW]: [number, number],
+) {
+  const o = op.options;
+  const fn = o?.int8(activationSlot) ?? 0;
+  const args = {
+    x: x(0) as tf.Tensor4D,
+    strides: [o?.int32(strideH, 1) ?? 1, o?.int32(strideW, 1) ?? 1] as [number, number],
+    pad: padding(o),
+    dataFormat: 'NHWC' as const,
+    dilations: [o?.int32(dilationH, 1) ?? 1, o?.int32(dilationW, 1) ?? 1] as [number, number],
+    bias: hasInput(op, 2) ? x(2) : undefined,
+    ...(op.op.endsWith('+PRELU')
+      ? { activation: 'prelu' as const, preluActivationWeights: x(3) }
+      : { activation: FUSABLE[fn] ?? ('linear' as const) }),
+  };
+  return { args, fn };
+}
+
+/** An activation tfjs could not fuse runs after the convolution. */
+const finish = (y: tf.Tensor, fn: number): tf.Tensor => (FUSABLE[fn] ? y : activate(y, fn));
+
 /** TFLite activations tfjs can fuse into a convolution (the others run after it). */
 const FUSABLE: Record<number, 'linear' | 'relu' | 'relu6' | undefined> = { 0: 'linear', 1: 'relu', 3: 'relu6' };
 
@@ -132,46 +163,19 @@ const hasInput = (op: TfliteOperator, k: number) => (op.inputs[k] ?? -1) >= 0;
 
 const OPS: Record<string, Op> = {
   CONV_2D: (op, x, ex) => {
-    const o = op.options;
     // TFLite filters are [out, h, w, in]; tfjs wants [h, w, in, out].
     const filter = ex.weight(op, 1, (w) => tf.transpose(w, [1, 2, 3, 0])) as tf.Tensor4D;
-    const fn = o?.int8(3) ?? 0;
-    // Bias and activation fused into the convolution: one pass over the output (XNNPACK on WASM).
-    const y = tf.fused.conv2d({
-      x: x(0) as tf.Tensor4D,
-      filter,
-      strides: [o?.int32(2, 1) ?? 1, o?.int32(1, 1) ?? 1],
-      pad: padding(o),
-      dataFormat: 'NHWC',
-      dilations: [o?.int32(5, 1) ?? 1, o?.int32(4, 1) ?? 1],
-      bias: hasInput(op, 2) ? x(2) : undefined,
-      ...(op.op.endsWith('+PRELU')
-        ? { activation: 'prelu' as const, preluActivationWeights: x(3) }
-        : { activation: FUSABLE[fn] ?? 'linear' }),
-    });
-    return FUSABLE[fn] ? y : activate(y, fn);
+    const { args, fn } = convArgs(op, x, 3, [2, 1], [5, 4]);
+    return finish(tf.fused.conv2d({ ...args, filter }), fn);
   },
   DEPTHWISE_CONV_2D: (op, x, ex) => {
-    const o = op.options;
     const channels = x(0).shape[3]!;
     // TFLite depthwise filters are [1, h, w, in * multiplier]; tfjs wants [h, w, in, multiplier].
     const filter = ex.weight(op, 1, (w) =>
       tf.reshape(w, [w.shape[1]!, w.shape[2]!, channels, w.shape[3]! / channels]),
     ) as tf.Tensor4D;
-    const fn = o?.int8(4) ?? 0;
-    const y = tf.fused.depthwiseConv2d({
-      x: x(0) as tf.Tensor4D,
-      filter,
-      strides: [o?.int32(2, 1) ?? 1, o?.int32(1, 1) ?? 1],
-      pad: padding(o),
-      dataFormat: 'NHWC',
-      dilations: [o?.int32(6, 1) ?? 1, o?.int32(5, 1) ?? 1],
-      bias: hasInput(op, 2) ? x(2) : undefined,
-      ...(op.op.endsWith('+PRELU')
-        ? { activation: 'prelu' as const, preluActivationWeights: x(3) }
-        : { activation: FUSABLE[fn] ?? 'linear' }),
-    });
-    return FUSABLE[fn] ? y : activate(y, fn);
+    const { args, fn } = convArgs(op, x, 4, [2, 1], [6, 5]);
+    return finish(tf.fused.depthwiseConv2d({ ...args, filter }), fn);
   },
   'CONV_2D+PRELU': (op, x, ex) => OPS.CONV_2D!(op, x, ex),
   'DEPTHWISE_CONV_2D+PRELU': (op, x, ex) => OPS.DEPTHWISE_CONV_2D!(op, x, ex),
@@ -323,7 +327,8 @@ export function fusePrelu(ops: TfliteOperator[], model: TfliteModel, constants: 
         add.inputs.includes(r) &&
         add.inputs.includes(d) &&
         [r, b, c, d].every((t) => only(t)) &&
-        [relu, abs, sub, mul, add].every((o) => (o.options?.int8(0) ?? 0) === 0 || o === relu || o === abs);
+        // No fused activation on the arithmetic ops (their options' field 0).
+        [sub, mul, add].every((o) => (o.options?.int8(0) ?? 0) === 0);
       if (shape) {
         const slope = next++;
         constants.set(slope, tf.keep(tf.mul(constants.get(alpha)!, 2)));
