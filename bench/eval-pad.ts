@@ -11,7 +11,7 @@ import { FIXTURES } from './lib/datasets.js';
 import { ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
 import { mjpegFrames } from './lib/mjpeg.js';
 import { movedPhotoSequence } from './lib/moved-photo.js';
-import { printTable } from './lib/metrics.js';
+import { median, printTable } from './lib/metrics.js';
 
 const THRESHOLD = 50;
 /** FaceAntiSpoofing.kt: a face is an attack from this model score up. */
@@ -19,9 +19,11 @@ const SPOOF_MODEL_THRESHOLD = 0.2;
 const SEQUENCE = 5; // frames per template, as the console captures
 const STRIDE = 3; // frames between captured frames (0.2 s at 15 fps)
 
+const KINDS = ['live', 'replay-video', 'print-photo', 'tablet-photo', 'photo-moved (synthetic)'] as const;
+
 interface Case {
   name: string;
-  kind: 'live' | 'replay-video' | 'print-photo' | 'tablet-photo' | 'photo-moved (synthetic)';
+  kind: (typeof KINDS)[number];
   frames: Buffer[];
 }
 
@@ -63,12 +65,6 @@ for (const file of ['image_T1.jpg', 'image_T2.jpg', 'image_F1.jpg', 'image_F2.jp
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-function median(values: number[]): number {
-  if (!values.length) return NaN;
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 const engine = startEngine();
 await engine.ready();
@@ -111,7 +107,7 @@ for (const c of cases) {
 await engine.close();
 
 const summarize = (rejectedOf: (r: (typeof results)[number]) => boolean) =>
-  ['live', 'replay-video', 'print-photo', 'tablet-photo', 'photo-moved (synthetic)'].map((kind) => {
+  KINDS.map((kind) => {
     const rows = results.filter((r) => r.kind === kind);
     const rejected = rows.filter(rejectedOf).length;
     return kind === 'live'

@@ -1,3 +1,5 @@
+import { median } from './metrics.js';
+
 export interface SoakRow {
   rps: number;
   p99_ms: number;
@@ -16,12 +18,6 @@ export interface SoakVerdict {
   errors: number;
   text: string;
 }
-
-const median = (values: readonly number[]): number => {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /**
  * Steady or not, from the soak's rows. Halves, not the first and last rows: one minute's

@@ -27,17 +27,7 @@ async function go(route: string): Promise<void> {
 /** The capture component records its sequence by itself once the frame is good. */
 async function cameraCapture(): Promise<void> {
   await page.getByTestId('face-capture-video').waitFor();
-  const preview = page.getByTestId('face-preview');
-  try {
-    await preview.waitFor({ timeout: 45_000 });
-  } catch {
-    // On a starved machine the in-browser guidance can lag for minutes (seen once with eight jobs
-    // on two cores); the operator then presses the capture button, as the console offers.
-    // capture.test.ts asserts the automatic capture itself.
-    console.warn(`captura automática lenta: ${await page.getByTestId('face-capture-guidance').getAttribute('data-state')}`);
-    await page.getByTestId('face-capture-button').click();
-    await preview.waitFor({ timeout: STEP });
-  }
+  await page.getByTestId('face-preview').waitFor({ timeout: STEP });
 }
 
 async function verdict(status: string): Promise<void> {

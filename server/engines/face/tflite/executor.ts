@@ -294,7 +294,7 @@ export function halfToFloat(half: Uint16Array): Float32Array {
  * activations costs about as much as the convolution before it on WASM. The pattern becomes one
  * PRELU op of slope 2a; a convolution feeding only it then takes it as its fused activation.
  */
-export function fusePrelu(ops: TfliteOperator[], model: TfliteModel, constants: Map<number, tf.Tensor>): TfliteOperator[] {
+function fusePrelu(ops: TfliteOperator[], model: TfliteModel, constants: Map<number, tf.Tensor>): TfliteOperator[] {
   const uses = new Map<number, number>();
   for (const op of ops) for (const i of op.inputs) uses.set(i, (uses.get(i) ?? 0) + 1);
   for (const o of model.outputs) uses.set(o, (uses.get(o) ?? 0) + 1);
