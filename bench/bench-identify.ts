@@ -1,4 +1,5 @@
 // npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
+//   [--bits 1|2|4] (the first pass's codes; the index's default otherwise)
 //   [--startup [--store-persons M]]
 // With --database-url postgres://...: the shared gallery instead (bench/lib/fleet-gallery.ts).
 // 1:N search over N synthetic persons: build time, top-10 latency, recall against exact float32
@@ -42,6 +43,7 @@ const DIM = Number(arg('dim', String(EMBEDDING_DIM)));
 const SAMPLES = Number(arg('samples', '1'));
 const PROBES = Number(arg('probes', '200'));
 const THREADS = Number(arg('threads', '2'));
+const BITS = arg('bits', '');
 const FLOATS = arg('floats', 'file');
 const STARTUP = process.argv.includes('--startup');
 const STORE_PERSONS = Number(arg('store-persons', '5000'));
@@ -66,6 +68,7 @@ async function main() {
   const rssBase = process.memoryUsage().rss;
   const options = {
     threads: THREADS,
+    ...(BITS ? { firstPassBits: Number(BITS) as 1 | 2 | 4 } : {}),
     capacity: N * SAMPLES,
     ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors.f32') } : {}),
   };
@@ -227,6 +230,7 @@ async function main() {
     k: K,
     threads: threadsUsed,
     floats: FLOATS,
+    first_pass_bits: BITS ? Number(BITS) : 'default',
     index_rss_mb: mb(rss - rssBase),
     matrix_mb: mb(matrixBytes),
     cpu_ms_per_search: round(cpuMsPerSearch, 3),

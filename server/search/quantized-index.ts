@@ -39,9 +39,18 @@ export interface QuantizedIndexOptions {
    * 4 bits (below: at 128-d the 2-bit error is too wide against the spread of scores, and the
    * 4-bit rows are only 64 bytes).
    */
-  firstPassBits?: 2 | 4;
+  firstPassBits?: 1 | 2 | 4;
   /** Standard deviations of quantisation error a row must be below the k-th exact score to be left out (default 4). */
   margin?: number;
+}
+
+/** The first pass's rows, the score below which rows were left out, and whether a list was full. */
+interface FirstPass {
+  rows: Int32Array;
+  cutoff: number;
+  full: boolean;
+  /** How many of the rows scored at least `floor` (in the pass's units). */
+  countAbove(floor: number): number;
 }
 
 /** What the last search did (for the benchmark and the tests). */
@@ -55,7 +64,10 @@ export interface SearchTrace {
 }
 
 const BLOCK = 4096; // rows per kernel call, a multiple of 32
-const MAX_KEEP = 16384; // the longest shortlist per thread
+const MAX_KEEP = 65536; // the longest shortlist per thread
+// The first list is sized at this many times what the previous search needed: a rescan of every
+// row costs far more than scoring a few more candidates at 4 bits.
+const SAFETY = 3;
 const THREADS_MAX = 2;
 // The control words shared with the scan worker.
 const C_GEN = 0;
@@ -72,9 +84,10 @@ const C_RES = 10;
 const C_COUNT = 11;
 const C_BLOCK = 12;
 const C_MODE = 13;
+const C_FLOOR = 14; // a float32, through a Float32Array view of the control words
 const WORKER_TIMEOUT_MS = 2000;
 
-const SNAPSHOT_MAGIC = 'ENRIDX04';
+const SNAPSHOT_MAGIC = 'ENRIDX05';
 const SNAPSHOT_HEADER = 64;
 
 /** 2-bit levels -3, -1, 1, 3 (code 0..3); the thresholds of the 4-level Lloyd-Max quantiser of a gaussian. */
@@ -98,6 +111,7 @@ const { memory, module, control } = workerData;
 const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports;
 const scanShard = ${scanShard.toString()};
 const c = new Int32Array(control);
+const f = new Float32Array(control);
 parentPort.postMessage('ready');
 let seen = Atomics.load(c, ${C_GEN});
 for (;;) {
@@ -106,7 +120,7 @@ for (;;) {
   if (g === seen) continue;
   seen = g;
   if (Atomics.load(c, ${C_STOP})) break;
-  c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_MODE}]);
+  c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_MODE}], f[${C_FLOOR}]);
   Atomics.store(c, ${C_DONE}, g);
   Atomics.notify(c, ${C_DONE});
 }
@@ -132,7 +146,9 @@ function rowHash(bits: Int32Array): number {
 export class QuantizedEmbeddingIndex implements SearchIndex {
   /** Padded (rotated) dimension: a power of two, at least 32. */
   readonly dpad: number;
-  private readonly pairs: number;
+  /** Bits per dimension of the fast-scan codes (1 or 2) and their 4-bit groups per row. */
+  private readonly fsBits: 1 | 2;
+  private readonly groups: number;
   private readonly rotation: Rotation;
   private readonly memory: WasmMemory;
   private readonly module: WasmModule;
@@ -145,7 +161,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private capacity = 0;
   private readonly fsAt: number;
   private codesAt = 0;
-  private scales2At = 0;
+  private scalesFsAt = 0;
   private scales4At = 0;
   private rowCount = 0;
   private deadRows = 0;
@@ -162,15 +178,15 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private freeSlots: number[] = [];
   private samples = 0;
   private vectors: VectorStore;
-  /** The largest quantisation residual norm of any row, 2-bit and 4-bit, and the largest 2-bit scale. */
-  private err2Max = 0;
+  /** The largest quantisation residual norm of any row, fast-scan and 4-bit, and the largest fast-scan scale. */
+  private errFsMax = 0;
   private err4Max = 0;
-  private alpha2Max = 0;
+  private alphaFsMax = 0;
   private readonly scratch: Float32Array;
   private readonly unit: Float32Array;
   private readonly y: Float64Array;
   private readonly qrot: Float64Array;
-  private readonly c2: Uint8Array;
+  private readonly cFs: Uint8Array;
   private readonly c4: Int8Array;
   private readonly crow: Int8Array;
   private readonly qi16: Int16Array;
@@ -184,7 +200,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly shortlistPerHit: number;
   private readonly firstPass: number;
   private readonly margin: number;
-  private readonly firstMode: 1 | 2;
+  /** The first pass's kernel: 1 the 4-bit rows, 2 the 2-bit fast scan, 3 the 1-bit fast scan (scanShard's modes). */
+  private readonly firstMode: 1 | 2 | 3;
   private readonly vectorFile: string | undefined;
   private adaptiveFirstPass: number;
   private readonly firstPassFloor: number;
@@ -196,23 +213,27 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   ) {
     if (!Number.isInteger(dim) || dim <= 0 || dim > 8192) throw new Error(`dimensión no válida: ${dim}`);
     this.dpad = Math.max(32, 2 ** Math.ceil(Math.log2(dim)));
-    this.pairs = this.dpad / 2;
+    // The fast scan's 16-bit sums hold up to 1024 groups: wider rows (beyond 2048 dimensions) are scanned at 4 bits.
+    const bits = this.dpad > 2048 ? 4 : (options.firstPassBits ?? (this.dpad >= 256 ? 2 : 4));
+    this.fsBits = bits === 2 ? 2 : 1;
+    this.groups = (this.dpad * this.fsBits) / 4;
+    this.firstMode = bits === 4 ? 1 : bits === 2 ? 2 : 3;
     this.rotation = new Rotation(dim, this.dpad);
     this.module = kernelModule(this.dpad, align(dim, 4));
     this.lutAt = align(2 * this.dpad, 64);
-    this.outAt = align(this.lutAt + this.pairs * 16, 64);
+    this.outAt = align(this.lutAt + (this.dpad / 2) * 16, 64);
     this.resAt = this.outAt + THREADS_MAX * BLOCK * 8;
     this.header = align(this.resAt + THREADS_MAX * MAX_KEEP * 8, WASM_PAGE);
     this.fsAt = this.header;
     this.memory = new wasm.Memory({ initial: this.header / WASM_PAGE, maximum: WASM_MAX_PAGES, shared: true });
     this.kernel = instantiateKernel(this.module, this.memory);
     this.qi16 = new Int16Array(this.dpad);
-    this.lut = new Int8Array(this.pairs * 16);
+    this.lut = new Int8Array(this.groups * 16);
     this.scratch = new Float32Array(dim);
     this.unit = new Float32Array(dim);
     this.y = new Float64Array(this.dpad);
     this.qrot = new Float64Array(this.dpad);
-    this.c2 = new Uint8Array(this.dpad);
+    this.cFs = new Uint8Array(this.dpad);
     this.c4 = new Int8Array(this.dpad);
     this.crow = new Int8Array(this.dpad / 2);
     this.hashF = new Float32Array(dim);
@@ -222,9 +243,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.parallelFrom = options.parallelFrom ?? 65536;
     this.shortlist = options.shortlist ?? 64;
     this.shortlistPerHit = options.shortlistPerHit ?? 8;
-    this.firstMode = (options.firstPassBits ?? (this.dpad >= 256 ? 2 : 4)) === 2 ? 2 : 1;
-    // The 4-bit error is about a third of the 2-bit one: a shorter first list suffices.
-    this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? (this.firstMode === 2 ? 2048 : 512));
+    // The list the first search starts from; later ones start from what the previous one needed.
+    this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? [0, 512, 2048, 8192][this.firstMode]!);
     this.adaptiveFirstPass = this.firstPass;
     // Unless fixed by the caller, the list may shrink to what the bound needs (small galleries need few rows).
     this.firstPassFloor = options.firstPass ?? 128;
@@ -293,18 +313,18 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     return this.rowCount;
   }
 
-  /** Bytes of the 2-bit and 4-bit codes and their scales: what the process holds per row. */
+  /** Bytes of the fast-scan and 4-bit codes and their scales: what the process holds per row. */
   get matrixBytes(): number {
-    return this.rowCount * ((this.dpad * 3) / 4 + 8);
+    return this.rowCount * (this.groups / 2 + this.dpad / 2 + 8);
   }
 
   private reserve(rows: number): void {
     if (rows <= this.capacity) return;
     const capacity = align(Math.max(rows, Math.ceil(this.capacity * 1.5)), 32);
-    // [header][2-bit blocks][4-bit codes][2-bit scales][4-bit scales]: the blocks stay in place, the rest moves up.
-    const codesAt = this.fsAt + (capacity * this.dpad) / 4;
-    const scales2At = codesAt + (capacity * this.dpad) / 2;
-    const scales4At = scales2At + capacity * 4;
+    // [header][fast-scan blocks][4-bit codes][fast-scan scales][4-bit scales]: the blocks stay in place, the rest moves up.
+    const codesAt = this.fsAt + capacity * this.groups * 0.5;
+    const scalesFsAt = codesAt + (capacity * this.dpad) / 2;
+    const scales4At = scalesFsAt + capacity * 4;
     const bytes = scales4At + capacity * 4;
     const pages = Math.ceil(bytes / WASM_PAGE) - this.memory.buffer.byteLength / WASM_PAGE;
     if (pages > 0) {
@@ -315,14 +335,14 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       // Highest region first, so that nothing is overwritten before it moves.
       const u8 = new Uint8Array(this.memory.buffer);
       u8.copyWithin(scales4At, this.scales4At, this.scales4At + this.rowCount * 4);
-      u8.copyWithin(scales2At, this.scales2At, this.scales2At + this.rowCount * 4);
+      u8.copyWithin(scalesFsAt, this.scalesFsAt, this.scalesFsAt + this.rowCount * 4);
       u8.copyWithin(codesAt, this.codesAt, this.codesAt + (this.rowCount * this.dpad) / 2);
     }
     this.codesAt = codesAt;
-    this.scales2At = scales2At;
+    this.scalesFsAt = scalesFsAt;
     this.scales4At = scales4At;
     // Rows past the end score NaN: the kernels scan whole groups, possibly past the last row.
-    new Float32Array(this.memory.buffer, scales2At, capacity).fill(NaN, this.rowCount);
+    new Float32Array(this.memory.buffer, scalesFsAt, capacity).fill(NaN, this.rowCount);
     new Float32Array(this.memory.buffer, scales4At, capacity).fill(NaN, this.rowCount);
     const grow = (a: Int32Array, n: number) => {
       const b = new Int32Array(n);
@@ -402,39 +422,44 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     for (let i = 0; i < d; i++) ss += y[i]! * y[i]!;
     const sigma = Math.sqrt(ss / d);
     const t2 = T2 * sigma;
-    const c2 = this.c2;
-    let cy2 = 0;
-    let cc2 = 0;
+    const cFs = this.cFs;
+    const two = this.fsBits === 2;
+    let cyFs = 0;
+    let ccFs = 0;
     const c4 = this.c4;
     let cy4 = 0;
     let cc4 = 0;
     const step = STEP4 * sigma;
     for (let i = 0; i < d; i++) {
       const x = y[i]!;
-      const c = x < -t2 ? 0 : x < 0 ? 1 : x < t2 ? 2 : 3;
-      c2[i] = c;
-      const l = 2 * c - 3;
-      cy2 += l * x;
-      cc2 += l * l;
+      // 2 bits: levels -3, -1, 1, 3 (codes 0-3); 1 bit: the sign, levels -1, 1 (codes 0, 1).
+      const c = two ? (x < -t2 ? 0 : x < 0 ? 1 : x < t2 ? 2 : 3) : x < 0 ? 0 : 1;
+      cFs[i] = c;
+      const l = two ? 2 * c - 3 : 2 * c - 1;
+      cyFs += l * x;
+      ccFs += l * l;
       const n = step > 0 ? Math.max(-7, Math.min(7, Math.round(x / step))) : 0;
       c4[i] = n;
       cy4 += n * x;
       cc4 += n * n;
     }
-    const a2 = cy2 > 0 ? ss / cy2 : 0;
+    const aFs = cyFs > 0 ? ss / cyFs : 0;
     const a4 = cy4 > 0 ? ss / cy4 : 0;
-    this.err2Max = Math.max(this.err2Max, Math.sqrt(Math.max(0, a2 * a2 * cc2 - ss)));
+    this.errFsMax = Math.max(this.errFsMax, Math.sqrt(Math.max(0, aFs * aFs * ccFs - ss)));
     const r4 = Math.sqrt(Math.max(0, a4 * a4 * cc4 - ss));
     this.err4Max = Math.max(this.err4Max, r4);
     this.rowErr4[row] = r4;
-    this.alpha2Max = Math.max(this.alpha2Max, a2);
+    this.alphaFsMax = Math.max(this.alphaFsMax, aFs);
     const { u8, f32 } = this.views();
-    // 2-bit: byte (row % 16) of each pair's 16 bytes in the row's block; low nibble for rows 0-15.
+    // Fast scan: byte (row % 16) of each group's 16 bytes in the row's block, low nibble for rows
+    // 0-15; a group is two dimensions of 2 bits or four of 1 bit.
     const j = row & 31;
-    let at = this.fsAt + (row >> 5) * this.pairs * 16 + (j & 15);
+    let at = this.fsAt + (row >> 5) * this.groups * 16 + (j & 15);
     const high = j >= 16;
-    for (let g = 0; g < this.pairs; g++, at += 16) {
-      const code = c2[2 * g]! | (c2[2 * g + 1]! << 2);
+    for (let g = 0; g < this.groups; g++, at += 16) {
+      const code = two
+        ? cFs[2 * g]! | (cFs[2 * g + 1]! << 2)
+        : cFs[4 * g]! | (cFs[4 * g + 1]! << 1) | (cFs[4 * g + 2]! << 2) | (cFs[4 * g + 3]! << 3);
       u8[at] = high ? (u8[at]! & 0x0f) | (code << 4) : (u8[at]! & 0xf0) | code;
     }
     // 4-bit: per 32 dimensions, eight 16-bit lanes (little-endian) of four nibbles, nibble k of
@@ -448,7 +473,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       }
     }
     u8.set(new Uint8Array(c.buffer), this.codesAt + (row * d) / 2);
-    f32[(this.scales2At >> 2) + row] = a2;
+    f32[(this.scalesFsAt >> 2) + row] = aFs;
     f32[(this.scales4At >> 2) + row] = a4;
   }
 
@@ -494,7 +519,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const { f32 } = this.views();
     for (let row = this.slotHead[slot]!; row >= 0; row = this.rowNext[row]!) {
       // A tombstone: NaN >= threshold is false, so no kernel ever keeps it.
-      f32[(this.scales2At >> 2) + row] = NaN;
+      f32[(this.scalesFsAt >> 2) + row] = NaN;
       f32[(this.scales4At >> 2) + row] = NaN;
       this.rowSlot[row] = -1;
       this.deadRows++;
@@ -527,7 +552,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       w++;
     }
     const { f32 } = this.views();
-    f32.fill(NaN, (this.scales2At >> 2) + w, (this.scales2At >> 2) + this.rowCount);
+    f32.fill(NaN, (this.scalesFsAt >> 2) + w, (this.scalesFsAt >> 2) + this.rowCount);
     f32.fill(NaN, (this.scales4At >> 2) + w, (this.scales4At >> 2) + this.rowCount);
     this.rowCount = w;
     this.deadRows = 0;
@@ -578,19 +603,29 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const s16 = max > 0 ? 16383 / max : 0;
     for (let i = 0; i < d; i++) this.qi16[i] = Math.round(y[i]! * s16);
     new Int16Array(this.memory.buffer, this.probeAt, d).set(this.qi16);
-    // Entry c of pair g: y[2g] * level(c & 3) + y[2g+1] * level(c >> 2), level(x) = 2x - 3; scaled
-    // so that two entries add up exactly in int8 and no int16 sum of `pairs` entries overflows.
+    // Entry c of group g: the dot product of the group's dimensions with the levels that code c
+    // stands for (2 bits: y[2g] * level(c & 3) + y[2g+1] * level(c >> 2), level(x) = 2x - 3; 1 bit:
+    // the sum of +-y[4g+i] by bit i of c). Scaled so that four entries add up exactly in int8 (the
+    // kernel's groups; see fastScanBody).
+    const two = this.fsBits === 2;
+    const span = two ? 2 : 4;
     let top = 0;
-    for (let g = 0; g < this.pairs; g++) top = Math.max(top, 3 * (Math.abs(y[2 * g]!) + Math.abs(y[2 * g + 1]!)));
-    const limit = Math.min(63, Math.floor(16000 / this.pairs));
-    const sLut = top > 0 ? limit / top : 0;
-    const lut = this.lut;
-    for (let g = 0; g < this.pairs; g++) {
-      const a = y[2 * g]! * sLut;
-      const b = y[2 * g + 1]! * sLut;
-      for (let c = 0; c < 16; c++) lut[16 * g + c] = Math.round(a * (2 * (c & 3) - 3) + b * (2 * (c >> 2) - 3));
+    for (let g = 0; g < this.groups; g++) {
+      let a = 0;
+      for (let i = 0; i < span; i++) a += Math.abs(y[span * g + i]!);
+      top = Math.max(top, two ? 3 * a : a);
     }
-    new Int8Array(this.memory.buffer, this.lutAt, this.pairs * 16).set(lut);
+    const sLut = top > 0 ? 31 / top : 0;
+    const lut = this.lut;
+    for (let g = 0; g < this.groups; g++) {
+      for (let c = 0; c < 16; c++) {
+        let e = 0;
+        if (two) e = y[2 * g]! * (2 * (c & 3) - 3) + y[2 * g + 1]! * (2 * (c >> 2) - 3);
+        else for (let i = 0; i < 4; i++) e += c & (1 << i) ? y[4 * g + i]! : -y[4 * g + i]!;
+        lut[16 * g + c] = Math.round(e * sLut);
+      }
+    }
+    new Int8Array(this.memory.buffer, this.lutAt, this.groups * 16).set(lut);
     return { s16, sLut };
   }
 
@@ -603,23 +638,20 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     if (wanted <= 0) return [];
     const { s16, sLut } = this.prepareProbe(q);
     // Error (one standard deviation) of each estimate: residual norm / sqrt(dpad), plus the
-    // rounding of the 2-bit table (half a unit per pair).
-    const e1 =
-      this.firstMode === 2
-        ? Math.sqrt(this.err2Max ** 2 / this.dpad + (this.alpha2Max ** 2 * this.pairs) / 12 / (sLut * sLut || 1))
-        : this.err4Max / Math.sqrt(this.dpad);
-    const unit1 = this.firstMode === 2 ? sLut : s16;
+    // rounding of the fast-scan table (half a unit per group).
+    const fast = this.firstMode !== 1;
+    const e1 = fast
+      ? Math.sqrt(this.errFsMax ** 2 / this.dpad + (this.alphaFsMax ** 2 * this.groups) / 12 / (sLut * sLut || 1))
+      : this.err4Max / Math.sqrt(this.dpad);
+    const unit1 = fast ? sLut : s16;
     const extra = excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0;
     let keep1 = this.adaptiveFirstPass;
     let keep2 = Math.max(this.shortlist, this.shortlistPerHit * k) + extra;
     const trace: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
     this.lastSearch = trace;
-    let first: { rows: number[]; cutoff: number; full: boolean } | null = null;
+    let first = this.firstPassRows(keep1);
+    trace.passes++;
     for (;;) {
-      if (!first) {
-        first = this.firstPassRows(keep1);
-        trace.passes++;
-      }
       const second = this.refine(first.rows, keep2, s16);
       const hits = this.rerank(q, second.rows, k, excludeSlot);
       trace.firstPassRows = first.rows.length;
@@ -630,20 +662,25 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       // error exceeds `margin` standard deviations.
       const short = hits.length < wanted;
       const sk = short ? -Infinity : hits[wanted - 1]!.score;
-      const grow1 = short || first.cutoff / unit1 > sk - this.margin * e1;
+      const floor1 = (sk - this.margin * e1) * unit1;
+      const grow1 = short || first.cutoff > floor1;
       const grow2 = short || second.cutoff > sk;
       const canGrow1 = keep1 < MAX_KEEP && first.full;
       const canGrow2 = second.rows.length < first.rows.length;
       if (!grow1 && !grow2) {
-        // Start the next search where this one ended (galleries and probes change slowly), easing back down.
-        this.adaptiveFirstPass =
-          keep1 > this.adaptiveFirstPass ? keep1 : Math.max(this.firstPassFloor, Math.floor(this.adaptiveFirstPass * 0.98));
+        // The next search starts from the list this one needed (the rows at or above the floor,
+        // per thread, with room to spare): galleries and probes change slowly.
+        const needed = Math.ceil((SAFETY * first.countAbove(floor1)) / this.threads) + 32;
+        this.adaptiveFirstPass = Math.min(MAX_KEEP, Math.max(this.firstPassFloor, needed));
         return hits;
       }
       if (grow2 && canGrow2) keep2 *= 2;
       else if (grow1 && canGrow1) {
-        keep1 = Math.min(MAX_KEEP, keep1 * 4);
-        first = null;
+        // Scan again for every row at or above the floor: the k-th exact score can only rise
+        // as candidates are added, so one more scan suffices unless the list overflows.
+        keep1 = MAX_KEEP;
+        first = this.firstPassRows(keep1, short ? -Infinity : floor1);
+        trace.passes++;
       } else if (grow1 && canGrow2) keep2 *= 2;
       else {
         trace.unsure = true;
@@ -653,25 +690,26 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   /** The first pass over every row (2-bit or 4-bit codes): the best `keep` rows per thread and the score below which rows were left out. */
-  private firstPassRows(keep: number): { rows: number[]; cutoff: number; full: boolean } {
+  private firstPassRows(keep: number, floor = -Infinity): FirstPass {
     const buffer = this.memory.buffer;
-    const rows: number[] = [];
-    let cutoff = -Infinity;
+    const parts: { res: number; count: number }[] = [];
+    let cutoff = floor;
     let full = false;
     const collect = (res: number, count: number) => {
-      const r = new Int32Array(buffer, res, count * 2);
-      const s = new Float32Array(buffer, res, count * 2);
-      for (let i = 0; i < count; i++) rows.push(r[2 * i]!);
+      parts.push({ res, count });
       if (count >= keep) {
         full = true;
-        cutoff = Math.max(cutoff, s[2 * count - 1]!);
+        const s = new Float32Array(buffer, res, count * 2);
+        let low = Infinity;
+        for (let i = 1; i < 2 * count; i += 2) low = Math.min(low, s[i]!);
+        cutoff = Math.max(cutoff, low);
       }
     };
     const mode = this.firstMode;
     const [q, matrix, scales] =
-      mode === 2 ? [this.lutAt, this.fsAt, this.scales2At] : [this.probeAt, this.codesAt, this.scales4At];
+      mode === 1 ? [this.probeAt, this.codesAt, this.scales4At] : [this.lutAt, this.fsAt, this.scalesFsAt];
     const scan = (start: number, end: number, out: number, res: number) =>
-      scanShard(this.kernel, buffer, q, matrix, scales, start, end, keep, out, res, BLOCK, mode);
+      scanShard(this.kernel, buffer, q, matrix, scales, start, end, keep, out, res, BLOCK, mode, floor);
     const control = this.control;
     const end = align(this.rowCount, 32);
     if (control && this.rowCount >= this.parallelFrom) {
@@ -687,6 +725,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       control[C_RES] = res1;
       control[C_BLOCK] = BLOCK;
       control[C_MODE] = mode;
+      new Float32Array(control.buffer)[C_FLOOR] = floor;
       const gen = Atomics.add(control, C_GEN, 1) + 1;
       Atomics.notify(control, C_GEN);
       collect(this.resAt, scan(0, half, this.outAt, this.resAt));
@@ -706,7 +745,29 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     } else {
       collect(this.resAt, scan(0, end, this.outAt, this.resAt));
     }
-    return { rows, cutoff, full };
+    // Copied out: the second pass reuses this area.
+    const total = parts.reduce((a, p) => a + p.count, 0);
+    const rows = new Int32Array(total);
+    const scores = new Float32Array(total);
+    let w = 0;
+    for (const { res, count } of parts) {
+      const r = new Int32Array(buffer, res, count * 2);
+      const sc = new Float32Array(buffer, res, count * 2);
+      for (let i = 0; i < count; i++, w++) {
+        rows[w] = r[2 * i]!;
+        scores[w] = sc[2 * i + 1]!;
+      }
+    }
+    return {
+      rows,
+      cutoff,
+      full,
+      countAbove: (floor: number) => {
+        let c = 0;
+        for (let i = 0; i < total; i++) if (scores[i]! >= floor) c++;
+        return c;
+      },
+    };
   }
 
   /**
@@ -714,7 +775,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
    * sqrt(dpad)): an upper bound of its exact score but with a negligible chance. Keeps the `keep`
    * highest bounds; returns the highest bound left out (in score units).
    */
-  private refine(candidates: readonly number[], keep: number, s16: number): { rows: number[]; cutoff: number } {
+  private refine(candidates: Int32Array, keep: number, s16: number): { rows: Int32Array; cutoff: number } {
     const n = candidates.length;
     const buffer = this.memory.buffer;
     // The first pass's results are consumed: its area holds the list and the scores.
@@ -722,25 +783,26 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const scoresAt = this.resAt + THREADS_MAX * MAX_KEEP * 4;
     new Int32Array(buffer, listAt, n).set(candidates);
     this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, n, scoresAt);
-    if (n <= keep) return { rows: [...candidates], cutoff: -Infinity };
+    if (n <= keep) return { rows: candidates, cutoff: -Infinity };
     const scores = new Float32Array(buffer, scoresAt, n);
     const m = this.margin / Math.sqrt(this.dpad);
     const bound = new Float32Array(n);
     for (let i = 0; i < n; i++) bound[i] = scores[i]! / s16 + m * this.rowErr4[candidates[i]!]!;
-    const sorted = Float32Array.from(bound).sort();
+    const sorted = bound.slice().sort();
     const thr = sorted[n - keep]!;
     let ties = keep;
     for (let i = 0; i < n; i++) if (bound[i]! > thr) ties--;
-    const rows: number[] = [];
+    const rows = new Int32Array(keep);
+    let w = 0;
     for (let i = 0; i < n; i++) {
       const b = bound[i]!;
-      if (b > thr || (b === thr && ties-- > 0)) rows.push(candidates[i]!);
+      if (b > thr || (b === thr && ties-- > 0)) rows[w++] = candidates[i]!;
     }
     return { rows, cutoff: sorted[n - keep - 1]! };
   }
 
   /** Exact cosine over every sample of each person in the shortlist; the `k` best persons. */
-  private rerank(q: Float32Array, candidates: readonly number[], k: number, excludeSlot: number): SearchHit[] {
+  private rerank(q: Float32Array, candidates: Int32Array, k: number, excludeSlot: number): SearchHit[] {
     const seen = new Set<number>();
     const hits: SearchHit[] = [];
     for (const row of candidates) {
@@ -780,7 +842,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     }
     const labelBytes = Buffer.from(label, 'utf8');
     const idBytes = Buffer.from(JSON.stringify(ids), 'utf8');
-    const layout = snapshotLayout(this.dpad, this.dim, rows, labelBytes.length, idBytes.length);
+    const layout = snapshotLayout(this.groups, this.dpad, this.dim, rows, labelBytes.length, idBytes.length);
     const buffer = this.memory.buffer;
     const parts: [Uint8Array, number][] = [
       [labelBytes, layout.label],
@@ -788,7 +850,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       [new Uint8Array(person.buffer), layout.person],
       [new Uint8Array(this.rowHashes.buffer, 0, rows * 4), layout.hashes],
       [new Uint8Array(this.rowErr4.buffer, 0, rows * 4), layout.errs],
-      [new Uint8Array(buffer, this.scales2At, rows * 4), layout.scales2],
+      [new Uint8Array(buffer, this.scalesFsAt, rows * 4), layout.scalesFs],
       [new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4],
       [new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs],
       [new Uint8Array(buffer, this.codesAt, (rows * this.dpad) / 2), layout.codes],
@@ -804,14 +866,15 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       const header = Buffer.alloc(SNAPSHOT_HEADER);
       header.write(SNAPSHOT_MAGIC, 0, 'latin1');
       header.writeUInt32LE(this.dim, 8);
-      header.writeUInt32LE(this.dpad, 12);
+      // The fast scan's bits in the high byte: a snapshot of other codes is not loaded.
+      header.writeUInt32LE(this.dpad | (this.fsBits << 24), 12);
       header.writeUInt32LE(rows, 16);
       header.writeUInt32LE(ids.length, 20);
       header.writeUInt32LE(idBytes.length, 24);
       header.writeUInt32LE(labelBytes.length, 28);
-      header.writeDoubleLE(this.err2Max, 32);
+      header.writeDoubleLE(this.errFsMax, 32);
       header.writeDoubleLE(this.err4Max, 40);
-      header.writeDoubleLE(this.alpha2Max, 48);
+      header.writeDoubleLE(this.alphaFsMax, 48);
       header.writeUInt32LE(crc32(header.subarray(0, 56), crc) >>> 0, 56);
       writeFully(fd, header, 0);
       const chunkRows = 1024;
@@ -861,16 +924,17 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       if (header.toString('latin1', 0, 8) !== SNAPSHOT_MAGIC)
         throw new IndexIntegrityError(`${file}: no es una instantánea del índice`);
       const dim = header.readUInt32LE(8);
-      const dpad = header.readUInt32LE(12);
+      const dpad = header.readUInt32LE(12) & 0xffffff;
+      const fsBits = header.readUInt32LE(12) >>> 24;
       const rows = header.readUInt32LE(16);
       const persons = header.readUInt32LE(20);
       const idLength = header.readUInt32LE(24);
       const labelLength = header.readUInt32LE(28);
-      if (dim !== this.dim || dpad !== this.dpad)
+      if (dim !== this.dim || dpad !== this.dpad || fsBits !== this.fsBits)
         throw new IndexIntegrityError(`${file}: dimensión ${dim}, el índice es de ${this.dim}`);
       if (idLength > 2 ** 30 || labelLength > 2 ** 20 || rows > 2 ** 28)
         throw new IndexIntegrityError(`${file}: instantánea dañada`);
-      const layout = snapshotLayout(dpad, dim, rows, labelLength, idLength);
+      const layout = snapshotLayout(this.groups, dpad, dim, rows, labelLength, idLength);
       let crc = 0;
       const part = <T extends Uint8Array>(into: T, at: number): T => {
         readFully(fd, into, at);
@@ -897,19 +961,19 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.slotSamples = new Int32Array(0);
       this.reserve(rows);
       const buffer = this.memory.buffer;
-      part(new Uint8Array(buffer, this.scales2At, rows * 4), layout.scales2);
+      part(new Uint8Array(buffer, this.scalesFsAt, rows * 4), layout.scalesFs);
       part(new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4);
       part(new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs);
       part(new Uint8Array(buffer, this.codesAt, (rows * dpad) / 2), layout.codes);
       if (crc32(header.subarray(0, 56), crc) >>> 0 !== header.readUInt32LE(56)) {
-        new Float32Array(buffer, this.scales2At, rows).fill(NaN);
+        new Float32Array(buffer, this.scalesFsAt, rows).fill(NaN);
         new Float32Array(buffer, this.scales4At, rows).fill(NaN);
         throw new IndexIntegrityError(`${file}: la suma de control de la instantánea no coincide`);
       }
       const ids = JSON.parse(idBytes.toString('utf8')) as string[];
       if (ids.length !== persons) throw new IndexIntegrityError(`${file}: instantánea dañada`);
       for (const id of ids) this.newSlot(id);
-      new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
+      new Float32Array(buffer, this.scalesFsAt, this.capacity).fill(NaN, rows);
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
       this.rowSlot.set(person);
       this.rowHashes.set(hashes);
@@ -918,9 +982,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.samples = rows;
       for (let r = 0; r < rows; r++) this.slotSamples[person[r]!]!++;
       this.relink();
-      this.err2Max = header.readDoubleLE(32);
+      this.errFsMax = header.readDoubleLE(32);
       this.err4Max = header.readDoubleLE(40);
-      this.alpha2Max = header.readDoubleLE(48);
+      this.alphaFsMax = header.readDoubleLE(48);
       this.vectors.clear();
       if (this.vectors instanceof FileVectorStore) {
         this.vectors.useBase(fd, layout.floats, rows);
@@ -941,19 +1005,19 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 }
 
-function snapshotLayout(dpad: number, dim: number, rows: number, labelBytes: number, idBytes: number) {
+function snapshotLayout(groups: number, dpad: number, dim: number, rows: number, labelBytes: number, idBytes: number) {
   const label = SNAPSHOT_HEADER;
   const ids = label + labelBytes;
   const person = align(ids + idBytes, 64);
   const hashes = person + rows * 4;
   const errs = hashes + rows * 4;
-  const scales2 = errs + rows * 4;
-  const scales4 = scales2 + rows * 4;
+  const scalesFs = errs + rows * 4;
+  const scales4 = scalesFs + rows * 4;
   const fs = align(scales4 + rows * 4, 64);
-  const fsBytes = (align(rows, 32) * dpad) / 4;
+  const fsBytes = align(rows, 32) * groups * 0.5;
   const codes = align(fs + fsBytes, 64);
   const floats = align(codes + (rows * dpad) / 2, 64);
-  return { label, ids, person, hashes, errs, scales2, scales4, fs, fsBytes, codes, floats, end: floats + rows * dim * 4 };
+  return { label, ids, person, hashes, errs, scalesFs, scales4, fs, fsBytes, codes, floats, end: floats + rows * dim * 4 };
 }
 
 function readFully(fd: number, into: Uint8Array, position: number): void {

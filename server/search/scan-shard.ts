@@ -4,15 +4,17 @@
  * caller's thread and the worker run the same code.
  *
  * `mode`: 0 scans int8 rows (scanI8), 1 the 4-bit codes (scanI4), 2 the 2-bit fast-scan blocks
- * (scanFS, `q` being the probe's table). Scans `block` rows at a time with a rising threshold: the kernel writes (row, score) pairs of the
- * rows at or above it into `out`; past `3 * keep` candidates the threshold becomes the `keep`-th
- * best score. Writes the result, best first, as (row i32, score f32) pairs at `res`; returns the count.
+ * (scanFS, `q` being the probe's table), 3 the 1-bit ones (scanFS1). Scans `block` rows at a time with a rising threshold: the kernel writes (row, score) pairs of the
+ * rows at or above it into `out`, starting from `floor` (rows below it are not wanted); past
+ * `3 * keep` candidates the threshold becomes the `keep`-th best score. Writes the result, in no particular order (the caller needs the rows and the lowest
+ * score kept, not a ranking), as (row i32, score f32) pairs at `res`; returns the count.
  */
 export function scanShard(
   kernel: {
     scanI8(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
     scanI4(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
     scanFS(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
+    scanFS1(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
   },
   buffer: ArrayBufferLike,
   q: number,
@@ -25,6 +27,7 @@ export function scanShard(
   res: number,
   block: number,
   mode: number,
+  floor: number,
 ): number {
   const cap = 4 * keep + block;
   const cRow = new Int32Array(cap);
@@ -32,7 +35,7 @@ export function scanShard(
   const outRow = new Int32Array(buffer, out, block * 2);
   const outScore = new Float32Array(buffer, out, block * 2);
   let n = 0;
-  let thr = -Infinity;
+  let thr = floor;
   const work = new Float32Array(cap);
   // The k-th smallest of work[0..m) (quickselect, in place): linear, where sorting was most of the scan's overhead.
   const select = (m: number, k: number): number => {
@@ -77,11 +80,13 @@ export function scanShard(
   for (let s = start; s < end; s += block) {
     const e = Math.min(end, s + block);
     const m =
-      mode === 2
-        ? kernel.scanFS(q, rows, scales, s, e, thr, out)
-        : mode === 1
-          ? kernel.scanI4(q, rows, scales, s, e, thr, out)
-          : kernel.scanI8(q, rows, scales, s, e, thr, out);
+      mode === 3
+        ? kernel.scanFS1(q, rows, scales, s, e, thr, out)
+        : mode === 2
+          ? kernel.scanFS(q, rows, scales, s, e, thr, out)
+          : mode === 1
+            ? kernel.scanI4(q, rows, scales, s, e, thr, out)
+            : kernel.scanI8(q, rows, scales, s, e, thr, out);
     for (let i = 0; i < m; i++) {
       cRow[n] = outRow[2 * i]!;
       cScore[n++] = outScore[2 * i + 1]!;
@@ -89,12 +94,11 @@ export function scanShard(
     if (n > 3 * keep) prune();
   }
   if (n > keep) prune();
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => cScore[b]! - cScore[a]!);
   const resRow = new Int32Array(buffer, res, n * 2);
   const resScore = new Float32Array(buffer, res, n * 2);
   for (let i = 0; i < n; i++) {
-    resRow[2 * i] = cRow[order[i]!]!;
-    resScore[2 * i + 1] = cScore[order[i]!]!;
+    resRow[2 * i] = cRow[i]!;
+    resScore[2 * i + 1] = cScore[i]!;
   }
   return n;
 }

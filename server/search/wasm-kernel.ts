@@ -37,6 +37,8 @@
 //     (func (export "scanI4") ... the signature of scanI8 ...)
 //     ;; the 2-bit fast scan over blocks of 32 rows, i8x16.swizzle of a per-probe table (fastScanBody)
 //     (func (export "scanFS") ... the signature of scanI8, the table in place of the probe ...)
+//     ;; the same over 1-bit codes (a nibble holds four dimensions)
+//     (func (export "scanFS1") ... the signature of scanFS ...)
 //     ;; the 4-bit score of each row of a list (listI4Body)
 //     (func (export "scoreI4List") (param $q i32) (param $codes i32) (param $scales i32) (param $list i32)
 //           (param $count i32) (param $out i32)))
@@ -111,12 +113,20 @@ const op = {
 const v128Load = (offset: number) => op.simd(0x00, 4, ...uleb(offset));
 const i8x16Shuffle = (bytes: number[]) => op.simd(0x0d, ...bytes);
 const i16x8Shl = () => op.simd(0x8b);
+const i16x8ShrU = () => op.simd(0x8d);
+const i16x8Sub = () => op.simd(0x91);
+const v128Xor = () => op.simd(0x51);
+const i32x4Splat = () => op.simd(0x11);
+const i32x4Sub = () => op.simd(0xb1);
+const i32x4ExtendLowI16x8U = () => op.simd(0xa9);
+const i32x4ExtendHighI16x8U = () => op.simd(0xaa);
+const v128Const = (bytes: number[]) => op.simd(0x0c, ...bytes);
 const i16x8ShrS = () => op.simd(0x8c);
 const f32x4Splat = () => op.simd(0x13);
 const f32x4Ge = () => op.simd(0x46);
 const v128AnyTrue = () => op.simd(0x53);
 const f32x4ConvertI32x4S = () => op.simd(0xfa);
-const v128Zero = () => op.simd(0x0c, ...new Array<number>(16).fill(0));
+const v128Zero = () => v128Const(new Array<number>(16).fill(0));
 const f32x4ExtractLane = (lane: number) => op.simd(0x1f, lane);
 const i32x4ExtractLane = (lane: number) => op.simd(0x1b, lane);
 const i16x8ExtendLowI8x16S = () => op.simd(0x87);
@@ -125,12 +135,8 @@ const i32x4Add = () => op.simd(0xae);
 const i32x4DotI16x8S = () => op.simd(0xba);
 const i8x16Swizzle = () => op.simd(0x0e);
 const v128And = () => op.simd(0x4e);
-const i8x16ShrU = () => op.simd(0x6d);
-const i8x16Splat = () => op.simd(0x0f);
 const i16x8Add = () => op.simd(0x8e);
 const i8x16Add = () => op.simd(0x6e);
-const i32x4ExtendLowI16x8S = () => op.simd(0xa7);
-const i32x4ExtendHighI16x8S = () => op.simd(0xa8);
 const f32x4Add = () => op.simd(0xe4);
 const f32x4Mul = () => op.simd(0xe6);
 
@@ -242,58 +248,89 @@ function scanBody(stride: number, nibbles: boolean): number[] {
  * scanFS(lut, codes, scales, start, end, thr, out) -> count: the 2-bit first pass ("fast scan").
  * Codes are stored per block of 32 rows, transposed: for each pair of dimensions g (a 4-bit code,
  * two 2-bit levels), 16 bytes whose byte j holds row j's code (low nibble) and row 16 + j's (high
- * nibble). The probe is a table of 16 int8 partial dot products per pair (`lut`, 16 bytes per g),
- * looked up for 16 rows at once by `i8x16.swizzle`, two pairs added in int8, then summed in int16
- * (the caller keeps entries within +-63 and the sums within int16). Score = sum * scale[row]; rows at or above `thr` go to `out` as in
- * scanI8. `start` and `end` are multiples of 32.
+ * nibble). The probe is a table of 16 int8 partial dot products per pair (`lut`, 16 bytes per g,
+ * entries within +-31), looked up for 16 rows at once by `i8x16.swizzle`.
+ *
+ * Per group of four pairs: the four lookups are added in int8 (exact: at most 124 in magnitude),
+ * offset by 128 (`v128.xor` of the sign bit) to an unsigned byte, and accumulated two rows to a
+ * 16-bit lane without widening: A += v (wrapping) and B += v >> 8, so that B is the odd rows' sum
+ * and A - (B << 8) the even rows' (both below 2^16 for up to 256 groups). Each index is masked by
+ * a constant 0x0f, which lets the engine drop the swizzle's out-of-range handling. Score =
+ * (sum - 128 * groups) * scale[row]; rows at or above `thr` go to `out` as in scanI8. `start` and
+ * `end` are multiples of 32; `pairs` a multiple of 4, at most 512.
  */
 function fastScanBody(pairs: number): number[] {
   const [lut, codes, scales, start, end, thr, out] = [0, 1, 2, 3, 4, 5, 6];
-  const [row, p, n] = [7, 8, 9];
-  const [x, a0, a1, a2, a3, mask, sv, thrv] = [12, 13, 14, 15, 16, 17, 18, 19]; // 10 and 11 unused
+  const [row, p, n, gp, lp, gEnd] = [7, 8, 9, 10, 11, 12];
+  const [c, lo, hi, aLo, bLo, aHi, bHi, sv, thrv, ev, od] = [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23];
+  const groups = pairs / 4;
+  if (pairs % 4 !== 0 || groups > 256) throw new Error('fast scan: pairs must be a multiple of 4, at most 1024');
   const blockBytes = pairs * 16;
+  const mask = v128Const(new Array<number>(16).fill(0x0f));
+  const signBit = v128Const(new Array<number>(16).fill(0x80));
   const code: number[] = [];
   code.push(...op.localGet(start), ...op.localSet(row));
   code.push(...op.localGet(codes), ...op.localGet(start), ...op.i32Const(5), 0x76 /* i32.shr_u */);
   code.push(...op.i32Const(blockBytes), op.i32Mul, op.i32Add, ...op.localSet(p));
   code.push(...op.i32Const(0), ...op.localSet(n));
   code.push(...op.localGet(thr), ...f32x4Splat(), ...op.localSet(thrv));
-  code.push(...op.i32Const(15), ...i8x16Splat(), ...op.localSet(mask));
   code.push(op.block, op.void, op.loop, op.void);
   code.push(...op.localGet(row), ...op.localGet(end), op.i32GeU, op.brIf, 1);
-  for (const a of [a0, a1, a2, a3]) code.push(...v128Zero(), ...op.localSet(a));
-  const addPartials = (lo: number, hi: number) => {
-    // the i8x16 partials of 16 rows on the stack: both halves sign-extended into two i16 accumulators
-    code.push(...op.localTee(x), ...i16x8ExtendLowI8x16S(), ...op.localGet(lo), ...i16x8Add(), ...op.localSet(lo));
-    code.push(...op.localGet(x), ...i16x8ExtendHighI8x16S(), ...op.localGet(hi), ...i16x8Add(), ...op.localSet(hi));
+  for (const a of [aLo, bLo, aHi, bHi]) code.push(...v128Zero(), ...op.localSet(a));
+  const accumulate = (v: number, a: number, b: number) => {
+    code.push(
+      ...op.localGet(v),
+      ...signBit,
+      ...v128Xor(),
+      ...op.localTee(v),
+      ...op.localGet(a),
+      ...i16x8Add(),
+      ...op.localSet(a),
+    );
+    code.push(...op.localGet(v), ...op.i32Const(8), ...i16x8ShrU(), ...op.localGet(b), ...i16x8Add(), ...op.localSet(b));
   };
-  // Two pairs at a time: their int8 partials are added in int8 (the table entries are at most 63
-  // in magnitude, so the sum is exact) and widened once.
-  const lookup = (g: number, high: boolean) => {
-    code.push(...op.localGet(lut), ...v128Load(16 * g), ...op.localGet(p), ...v128Load(16 * g));
-    if (high) code.push(...op.i32Const(4), ...i8x16ShrU());
-    else code.push(...op.localGet(mask), ...v128And());
-    code.push(...i8x16Swizzle());
-  };
-  for (let g = 0; g < pairs; g += 2) {
-    lookup(g, false);
-    lookup(g + 1, false);
-    code.push(...i8x16Add());
-    addPartials(a0, a1);
-    lookup(g, true);
-    lookup(g + 1, true);
-    code.push(...i8x16Add());
-    addPartials(a2, a3);
+  // The groups in a loop (`gp` walks the codes, `lp` the table): small enough for the optimising
+  // compiler to keep everything in registers, where a fully unrolled body spilled.
+  code.push(...op.localGet(p), ...op.localSet(gp), ...op.localGet(lut), ...op.localSet(lp));
+  code.push(...op.localGet(p), ...op.i32Const(blockBytes), op.i32Add, ...op.localSet(gEnd));
+  code.push(op.loop, op.void);
+  for (let g = 0; g < 4; g++) {
+    code.push(...op.localGet(gp), ...v128Load(16 * g), ...op.localSet(c));
+    code.push(...op.localGet(lp), ...v128Load(16 * g), ...op.localGet(c), ...mask, ...v128And(), ...i8x16Swizzle());
+    if (g > 0) code.push(...op.localGet(lo), ...i8x16Add());
+    code.push(...op.localSet(lo));
+    code.push(...op.localGet(lp), ...v128Load(16 * g), ...op.localGet(c), ...op.i32Const(4), ...i16x8ShrU(), ...mask);
+    code.push(...v128And(), ...i8x16Swizzle());
+    if (g > 0) code.push(...op.localGet(hi), ...i8x16Add());
+    code.push(...op.localSet(hi));
   }
-  // rows 0-7: a0, 8-15: a1, 16-23: a2, 24-31: a3; each as two f32x4 of four rows
-  [a0, a1, a2, a3].forEach((a, i) => {
-    for (let h = 0; h < 2; h++) {
-      const first = 8 * i + 4 * h;
-      code.push(...op.localGet(a), ...(h === 0 ? i32x4ExtendLowI16x8S() : i32x4ExtendHighI16x8S()), ...f32x4ConvertI32x4S());
-      code.push(...op.localGet(scales), ...op.localGet(row), ...op.i32Const(2), op.i32Shl, op.i32Add, ...v128Load(4 * first));
-      code.push(...f32x4Mul(), ...op.localTee(sv), ...op.localGet(thrv), ...f32x4Ge(), ...v128AnyTrue(), op.if, op.void);
-      for (let r = 0; r < 4; r++) emitKeep(code, sv, r, first + r, { row, n, thr, out });
-      code.push(op.end);
+  accumulate(lo, aLo, bLo);
+  accumulate(hi, aHi, bHi);
+  code.push(...op.localGet(lp), ...op.i32Const(64), op.i32Add, ...op.localSet(lp));
+  code.push(...op.localGet(gp), ...op.i32Const(64), op.i32Add, ...op.localTee(gp));
+  code.push(...op.localGet(gEnd), 0x49 /* i32.lt_u */, op.brIf, 0, op.end);
+  // Rows 0-15 from (aLo, bLo), 16-31 from (aHi, bHi): odd rows = B, even rows = A - (B << 8),
+  // interleaved back into row order, eight rows per i16x8, four per f32x4.
+  const bias = 128 * groups;
+  const interleave = (half: number) =>
+    i8x16Shuffle([0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23].map((b) => b + 8 * half));
+  [
+    [aLo, bLo],
+    [aHi, bHi],
+  ].forEach(([a, b], h16) => {
+    code.push(...op.localGet(a!), ...op.localGet(b!), ...op.i32Const(8), ...i16x8Shl(), ...i16x8Sub(), ...op.localSet(ev));
+    code.push(...op.localGet(b!), ...op.localSet(od));
+    for (let half = 0; half < 2; half++) {
+      code.push(...op.localGet(ev), ...op.localGet(od), ...interleave(half), ...op.localSet(c));
+      for (let q = 0; q < 2; q++) {
+        const first = 16 * h16 + 8 * half + 4 * q;
+        code.push(...op.localGet(c), ...(q === 0 ? i32x4ExtendLowI16x8U() : i32x4ExtendHighI16x8U()));
+        code.push(...op.i32Const(bias), ...i32x4Splat(), ...i32x4Sub(), ...f32x4ConvertI32x4S());
+        code.push(...op.localGet(scales), ...op.localGet(row), ...op.i32Const(2), op.i32Shl, op.i32Add, ...v128Load(4 * first));
+        code.push(...f32x4Mul(), ...op.localTee(sv), ...op.localGet(thrv), ...f32x4Ge(), ...v128AnyTrue(), op.if, op.void);
+        for (let r = 0; r < 4; r++) emitKeep(code, sv, r, first + r, { row, n, thr, out });
+        code.push(op.end);
+      }
     }
   });
   code.push(...op.localGet(row), ...op.i32Const(32), op.i32Add, ...op.localSet(row));
@@ -302,8 +339,8 @@ function fastScanBody(pairs: number): number[] {
   code.push(...op.localGet(n));
   return funcBody(
     [
-      [3, I32],
-      [10, V128],
+      [6, I32],
+      [11, V128],
     ],
     code,
   );
@@ -424,9 +461,12 @@ export function kernelModuleBytes(strideI8: number, strideF32: number): Uint8Arr
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), ...vec([])],
   ]);
+  // Fast-scan groups per row: 2 bits (two dimensions a group) and 1 bit (four); past 1024 groups
+  // the 16-bit sums could overflow, and such rows (beyond 2048 dimensions) are scanned at 4 bits.
+  const fsGroups = (bits: number) => Math.min(1024, (strideI8 * bits) / 4);
   // (import "env" "memory" (memory 1 65536 shared)): limits flag 3 = shared with a maximum.
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
-  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0), uleb(0), uleb(2)]));
+  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0), uleb(0), uleb(2), uleb(0)]));
   const exports = section(
     7,
     vec([
@@ -435,15 +475,17 @@ export function kernelModuleBytes(strideI8: number, strideF32: number): Uint8Arr
       [...name('scanI4'), 0x00, ...uleb(2)],
       [...name('scanFS'), 0x00, ...uleb(3)],
       [...name('scoreI4List'), 0x00, ...uleb(4)],
+      [...name('scanFS1'), 0x00, ...uleb(5)],
     ]),
   );
   const code = section(10, [
-    ...uleb(5),
+    ...uleb(6),
     ...scanBody(strideI8, false),
     ...dotF32Body(strideF32),
     ...scanBody(strideI8, true),
-    ...fastScanBody(strideI8 / 2),
+    ...fastScanBody(fsGroups(2)),
     ...listI4Body(strideI8),
+    ...fastScanBody(fsGroups(1)),
   ]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code]);
 }
@@ -455,6 +497,8 @@ export interface Kernel {
   dotF32(q: number, rows: number, start: number, end: number, out: number): void;
   /** The 2-bit first pass over blocks of 32 rows (see fastScanBody); `q` is the probe's table. */
   scanFS(lut: number, codes: number, scales: number, start: number, end: number, thr: number, out: number): number;
+  /** The same over 1-bit codes, four dimensions a group. */
+  scanFS1(lut: number, codes: number, scales: number, start: number, end: number, thr: number, out: number): number;
   /** The 4-bit score of each row in a list (i32 rows at `list`, f32 scores to `out`). */
   scoreI4List(q: number, codes: number, scales: number, list: number, count: number, out: number): void;
 }
