@@ -71,7 +71,7 @@ describe('openSearchIndex', () => {
     store.close();
   });
 
-  it('follows enrollments and deletions, and rebuilds when the store changed after the snapshot (a crash)', async () => {
+  it('follows enrollments and deletions, and after a crash loads the snapshot and re-reads the persons changed since', async () => {
     const { dir, store, probes, r } = setup();
     const a = await answers(store, dir, probes);
     const late = vec(r);
@@ -82,15 +82,47 @@ describe('openSearchIndex', () => {
     expect(a.opened.index.search(late, 1)[0]!.idPersona).toBe('late');
     await a.opened.close();
 
-    // Changes committed after the snapshot, never seen by the index (the process died).
+    // Changes committed after the snapshot, never seen by the index (the process died): a new
+    // person, a deleted one, one whose samples were replaced.
     enroll(store, 'after-crash', [probes[1]!]);
     store.deletePerson('p20');
+    const moved = vec(r);
+    enroll(store, 'p40', [moved]);
     const b = await answers(store, dir, probes);
-    expect(b.opened.source).toBe('store');
+    expect(b.opened.source).toBe('snapshot+changes');
+    expect(b.opened.caughtUp).toBe(3);
     expect(b.results).toEqual(probes.map((p) => exactFor(store).search(p, 10)));
     expect(b.opened.index.search(probes[1]!, 1)[0]!.idPersona).toBe('after-crash');
     expect(b.opened.index.search(late, 1)[0]!.idPersona).toBe('late');
+    expect(b.opened.index.search(moved, 1)[0]).toEqual({ idPersona: 'p40', score: expect.closeTo(1, 5) as number });
+    expect(b.opened.index.personCount).toBe(300);
     await b.opened.close();
+
+    // The clean stop saved a snapshot and forgot the journal up to it: the next start needs neither.
+    const c = await answers(store, dir, probes);
+    expect(c.opened.source).toBe('snapshot');
+    expect(c.results).toEqual(b.results);
+    await c.opened.close();
+    store.close();
+  });
+
+  it('rebuilds from the store when the journal does not cover the gap or lists most of the gallery', async () => {
+    const { dir, store, probes, r } = setup();
+    await (await answers(store, dir, probes)).opened.close();
+    enroll(store, 'gap', [vec(r)]);
+    // The journal's entry for that enrollment lost (as a restored or hand-edited database could be).
+    store.forgetChangesThrough!(store.galleryStamp!());
+    const b = await answers(store, dir, probes);
+    expect(b.opened.source).toBe('store');
+    expect(b.results).toEqual(probes.map((p) => exactFor(store).search(p, 10)));
+    await b.opened.close();
+
+    // Every person re-enrolled after the snapshot: reading them one by one is no quicker than all.
+    for (let p = 0; p < 300; p++) enroll(store, `p${p}`, [vec(r)]);
+    const c = await answers(store, dir, probes);
+    expect(c.opened.source).toBe('store');
+    expect(c.results).toEqual(probes.map((p) => exactFor(store).search(p, 10)));
+    await c.opened.close();
     store.close();
   });
 

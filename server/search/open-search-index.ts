@@ -17,9 +17,14 @@ export interface OpenSearchIndexOptions {
 export interface OpenedSearchIndex {
   /** The index the operations use; rebuilds itself from the store if a stored row fails its check. */
   index: SearchIndex;
-  /** Where it came from at start, and how long that took. */
-  source: 'snapshot' | 'store';
+  /**
+   * Where it came from at start, and how long that took: its snapshot, its snapshot plus the
+   * persons changed since (after a crash, from the store's journal), or the whole store.
+   */
+  source: 'snapshot' | 'snapshot+changes' | 'store';
   readyMs: number;
+  /** Persons re-read from the store after loading the snapshot. */
+  caughtUp: number;
   /** Saves the snapshot (labelled with the store's gallery stamp) and stops the index; call before closing the store. */
   close(): Promise<void>;
 }
@@ -28,8 +33,10 @@ export interface OpenedSearchIndex {
  * The station's 1:N index over one model's embeddings, kept in step with the store (the source of
  * truth). At start: the snapshot in `<dataDir>/search-index` when its label matches the store's
  * gallery stamp (bumped in the same transaction as every enrollment and deletion) and its
- * checksum holds; otherwise (first start, a crash after changes, a damaged or foreign file) a
- * rebuild from `forEachEmbedding`. At close: a fresh snapshot.
+ * checksum holds. After a crash the store has moved on: the snapshot is loaded and the persons
+ * the store's journal lists as changed since are read again (unless they are many, or the journal
+ * does not cover the gap). Otherwise (first start, a damaged or foreign file) a rebuild from
+ * `forEachEmbedding`. At close: a fresh snapshot, and the journal up to it is forgotten.
  */
 export async function openSearchIndex(
   store: StationStore,
@@ -55,19 +62,36 @@ export async function openSearchIndex(
       // On a read-only data directory the float rows stay in memory and no snapshot is written.
       ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
     } satisfies QuantizedIndexOptions);
-  const label = () => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp: store.galleryStamp?.() ?? null });
+  const labelAt = (stamp: string | null) => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp });
   const fromStore = (index: QuantizedEmbeddingIndex) =>
     store.forEachEmbedding(options.modelId, (idPersona, embedding) => index.add(idPersona, embedding));
 
   let index = await create();
   let source: OpenedSearchIndex['source'] = 'store';
+  let caughtUp = 0;
   const stamp = store.galleryStamp?.();
-  if (stamp !== undefined && QuantizedEmbeddingIndex.snapshotLabel(snapshot) === label()) {
+  const saved = stamp === undefined ? null : snapshotStamp(QuantizedEmbeddingIndex.snapshotLabel(snapshot), labelAt);
+  // The persons to read again on top of the snapshot: none when it is current; those the journal
+  // lists when the store moved on, unless they are so many that reading everything is as quick.
+  const changed = saved === null || stamp === undefined ? null : saved === stamp ? [] : (store.changedSince?.(saved) ?? null);
+  if (changed !== null) {
     try {
       index.loadSnapshot(snapshot);
       source = 'snapshot';
+      if (changed.length > Math.max(64, index.personCount / 4)) throw new StaleSnapshot();
+      for (const idPersona of changed) {
+        const embeddings = store
+          .listSamples(idPersona)
+          .filter((sample) => sample.modelId === options.modelId)
+          .map((sample) => sample.embedding);
+        index.set(idPersona, embeddings);
+      }
+      caughtUp = changed.length;
+      if (caughtUp > 0) source = 'snapshot+changes';
     } catch (error) {
-      options.logger?.warn({ err: error, snapshot }, 'índice de búsqueda: instantánea dañada, se reconstruye');
+      if (!(error instanceof StaleSnapshot))
+        options.logger?.warn({ err: error, snapshot }, 'índice de búsqueda: instantánea dañada, se reconstruye');
+      source = 'store';
       await index.close();
       index = await create();
     }
@@ -75,7 +99,7 @@ export async function openSearchIndex(
   if (source === 'store') fromStore(index);
   const readyMs = performance.now() - started;
   options.logger?.info(
-    { source, persons: index.personCount, samples: index.sampleCount, ms: Math.round(readyMs) },
+    { source, caughtUp, persons: index.personCount, samples: index.sampleCount, ms: Math.round(readyMs) },
     'índice de búsqueda listo',
   );
 
@@ -123,11 +147,15 @@ export async function openSearchIndex(
     index: facade,
     source,
     readyMs,
+    caughtUp,
     async close() {
       if (!writable) return index.close();
       try {
-        if (store.galleryStamp && !diverged) index.saveSnapshot(snapshot, label());
-        else rmSync(snapshot, { force: true });
+        if (store.galleryStamp && !diverged) {
+          const at = store.galleryStamp();
+          index.saveSnapshot(snapshot, labelAt(at));
+          store.forgetChangesThrough?.(at);
+        } else rmSync(snapshot, { force: true });
       } catch (error) {
         options.logger?.warn({ err: error }, 'índice de búsqueda: no se pudo guardar la instantánea');
         rmSync(snapshot, { force: true });
@@ -147,5 +175,19 @@ function canWrite(dataDir: string, dir: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Too many persons changed since the snapshot: reading the whole store is about as quick. */
+class StaleSnapshot extends Error {}
+
+/** The gallery stamp a snapshot's label was written at, when the label is of this model and dimension. */
+function snapshotStamp(saved: string | null, labelAt: (stamp: string | null) => string): string | null {
+  if (saved === null) return null;
+  try {
+    const stamp = (JSON.parse(saved) as { stamp?: unknown }).stamp;
+    return typeof stamp === 'string' && labelAt(stamp) === saved ? stamp : null;
+  } catch {
+    return null;
   }
 }

@@ -21,6 +21,13 @@ export interface StationStore {
    * is always rebuilt from `forEachEmbedding` at start.
    */
   galleryStamp?(): string;
+  /**
+   * The persons whose samples changed after `stamp` (an earlier `galleryStamp` of this gallery), or
+   * null when the journal does not cover every change since (another gallery, entries forgotten).
+   */
+  changedSince?(stamp: string): string[] | null;
+  /** Forgets the journal up to `stamp` (a snapshot of the index at that stamp is saved). */
+  forgetChangesThrough?(stamp: string): void;
 
   insertToken(token: TokenRecord): void;
   findToken(id: string): TokenRecord | null;

@@ -85,4 +85,38 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN UPDATE gallery_version SET version = version + 1 WHERE id = 1; END;
     `,
   },
+  {
+    version: 4,
+    name: 'journal of gallery changes for the search index',
+    // Which person each gallery version changed, written by the triggers that bump the version, in
+    // the same transaction: after a crash the index loads its last snapshot and re-reads only the
+    // persons changed since, instead of every sample. Entries up to the latest saved snapshot are
+    // deleted by the station. A changed id_persona (never done by the station) logs both persons.
+    sql: `
+      CREATE TABLE gallery_changes (
+        version INTEGER PRIMARY KEY,
+        id_persona TEXT NOT NULL
+      ) STRICT;
+      DROP TRIGGER face_samples_inserted;
+      DROP TRIGGER face_samples_deleted;
+      DROP TRIGGER face_samples_updated;
+      CREATE TRIGGER face_samples_inserted AFTER INSERT ON face_samples BEGIN
+        UPDATE gallery_version SET version = version + 1 WHERE id = 1;
+        INSERT INTO gallery_changes (version, id_persona) SELECT version, NEW.id_persona FROM gallery_version WHERE id = 1;
+      END;
+      CREATE TRIGGER face_samples_deleted AFTER DELETE ON face_samples BEGIN
+        UPDATE gallery_version SET version = version + 1 WHERE id = 1;
+        INSERT INTO gallery_changes (version, id_persona) SELECT version, OLD.id_persona FROM gallery_version WHERE id = 1;
+      END;
+      CREATE TRIGGER face_samples_updated AFTER UPDATE ON face_samples BEGIN
+        UPDATE gallery_version SET version = version + 1 WHERE id = 1;
+        INSERT INTO gallery_changes (version, id_persona) SELECT version, OLD.id_persona FROM gallery_version WHERE id = 1;
+      END;
+      CREATE TRIGGER face_samples_moved AFTER UPDATE OF id_persona ON face_samples
+        WHEN NEW.id_persona IS NOT OLD.id_persona BEGIN
+        UPDATE gallery_version SET version = version + 1 WHERE id = 1;
+        INSERT INTO gallery_changes (version, id_persona) SELECT version, NEW.id_persona FROM gallery_version WHERE id = 1;
+      END;
+    `,
+  },
 ];

@@ -179,6 +179,11 @@ class SqliteStore implements StationStore {
       galleryVersion: db.prepare<[], { gallery_id: string; version: number }>(
         'SELECT gallery_id, version FROM gallery_version WHERE id = 1',
       ),
+      changesAfter: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM gallery_changes WHERE version > ?'),
+      personsChangedAfter: db
+        .prepare<[number], string>('SELECT DISTINCT id_persona FROM gallery_changes WHERE version > ?')
+        .pluck(),
+      forgetChanges: db.prepare('DELETE FROM gallery_changes WHERE version <= ?'),
       countPersonsPrefix: db.prepare<[{ prefix: string }], { n: number }>(
         'SELECT count(*) AS n FROM persons WHERE id_persona >= @prefix AND id_persona < @prefix || char(1114111)',
       ),
@@ -278,6 +283,28 @@ class SqliteStore implements StationStore {
   galleryStamp(): string {
     const row = this.q.galleryVersion.get()!;
     return `${row.gallery_id}:${row.version}`;
+  }
+
+  changedSince(stamp: string): string[] | null {
+    const since = this.versionOf(stamp);
+    const now = this.q.galleryVersion.get()!.version;
+    if (since === null || since > now) return null;
+    // Every version in (since, now] has its entry, unless some were forgotten or never written.
+    if (this.q.changesAfter.get(since)!.n !== now - since) return null;
+    return this.q.personsChangedAfter.all(since);
+  }
+
+  forgetChangesThrough(stamp: string): void {
+    const through = this.versionOf(stamp);
+    if (through === null || this.readOnly) return;
+    wrap(() => this.q.forgetChanges.run(through));
+  }
+
+  /** The version of a stamp of this gallery, or null for another gallery's. */
+  private versionOf(stamp: string): number | null {
+    const [galleryId, version] = stamp.split(':');
+    if (galleryId !== this.q.galleryVersion.get()!.gallery_id || !/^\d+$/.test(version ?? '')) return null;
+    return Number(version);
   }
 
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {
