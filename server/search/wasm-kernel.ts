@@ -244,6 +244,9 @@ function scanBody(stride: number, nibbles: boolean): number[] {
   );
 }
 
+/** Blocks the fast scan reads ahead (measured at 1M x 512: 0 -> 8 took the first pass from 9-11 ms to 7-8.5 ms). */
+const AHEAD = 8;
+
 /**
  * scanFS(lut, codes, scales, start, end, thr, out) -> count: the 2-bit first pass ("fast scan").
  * Codes are stored per block of 32 rows, transposed: for each pair of dimensions g (a 4-bit code,
@@ -261,8 +264,8 @@ function scanBody(stride: number, nibbles: boolean): number[] {
  */
 function fastScanBody(pairs: number): number[] {
   const [lut, codes, scales, start, end, thr, out] = [0, 1, 2, 3, 4, 5, 6];
-  const [row, p, n, gp, lp, gEnd] = [7, 8, 9, 10, 11, 12];
-  const [c, lo, hi, aLo, bLo, aHi, bHi, sv, thrv, ev, od] = [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23];
+  const [row, p, n, gp, lp, gEnd, pLast, ahead] = [7, 8, 9, 10, 11, 12, 13, 14];
+  const [c, lo, hi, aLo, bLo, aHi, bHi, sv, thrv, ev, od] = [15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
   const groups = pairs / 4;
   if (pairs % 4 !== 0 || groups > 256) throw new Error('fast scan: pairs must be a multiple of 4, at most 1024');
   const blockBytes = pairs * 16;
@@ -274,8 +277,25 @@ function fastScanBody(pairs: number): number[] {
   code.push(...op.i32Const(blockBytes), op.i32Mul, op.i32Add, ...op.localSet(p));
   code.push(...op.i32Const(0), ...op.localSet(n));
   code.push(...op.localGet(thr), ...f32x4Splat(), ...op.localSet(thrv));
+  // The last block's address: the read ahead below stays within the rows scanned.
+  code.push(...op.localGet(codes), ...op.localGet(end), ...op.i32Const(5), 0x76 /* i32.shr_u */);
+  code.push(
+    ...op.i32Const(blockBytes),
+    op.i32Mul,
+    op.i32Add,
+    ...op.i32Const(blockBytes),
+    0x6b /* i32.sub */,
+    ...op.localSet(pLast),
+  );
   code.push(op.block, op.void, op.loop, op.void);
   code.push(...op.localGet(row), ...op.localGet(end), op.i32GeU, op.brIf, 1);
+  if (AHEAD > 0) {
+    // One byte of the block AHEAD blocks on, read and dropped: the hardware prefetcher stops at
+    // page boundaries (a block is a 4 KiB page at 512-d), so each page would start with a miss.
+    code.push(...op.localGet(p), ...op.i32Const(AHEAD * blockBytes), op.i32Add, ...op.localTee(ahead));
+    code.push(...op.localGet(pLast), ...op.localGet(ahead), ...op.localGet(pLast), 0x49 /* i32.lt_u */, 0x1b /* select */);
+    code.push(0x2d, 0, 0 /* i32.load8_u */, 0x1a /* drop */);
+  }
   for (const a of [aLo, bLo, aHi, bHi]) code.push(...v128Zero(), ...op.localSet(a));
   const accumulate = (v: number, a: number, b: number) => {
     code.push(
@@ -339,7 +359,7 @@ function fastScanBody(pairs: number): number[] {
   code.push(...op.localGet(n));
   return funcBody(
     [
-      [6, I32],
+      [8, I32],
       [11, V128],
     ],
     code,
