@@ -113,3 +113,47 @@ export function chromaMean(rgb: Uint8Array, width: number, height: number, box: 
   }
   return n === 0 ? { cb: 0, cr: 0 } : { cb: cb / n / 255, cr: cr / n / 255 };
 }
+
+/**
+ * The deepest thin dark line across a band, on the 0..1 scale: the band is sampled in a frame
+ * turned by `angle` (so a line along the eyes stays a row when the head rolls), rows from `b0` to
+ * `b1` px along the normal, each the mean over `a0`..`a1` px along the axis, from `origin`. For each
+ * row run of `thickness`, the darkness under the lighter of its neighbours on either side (each as
+ * thick): a spectacle rim or bridge makes such a dip, the smooth shading of skin does not.
+ */
+export function darkLineDepth(
+  plane: Plane,
+  origin: readonly [number, number],
+  angle: number,
+  range: { a0: number; a1: number; b0: number; b1: number },
+  thickness: number,
+): number {
+  const ux = Math.cos(angle);
+  const uy = Math.sin(angle);
+  const rows: number[] = [];
+  const t = Math.max(1, Math.round(thickness));
+  for (let b = Math.floor(range.b0); b <= Math.ceil(range.b1); b++) {
+    let sum = 0;
+    let n = 0;
+    for (let a = Math.floor(range.a0); a <= Math.ceil(range.a1); a++) {
+      const x = Math.round(origin[0] + a * ux - b * uy);
+      const y = Math.round(origin[1] + a * uy + b * ux);
+      if (x < 0 || y < 0 || x >= plane.width || y >= plane.height) continue;
+      sum += plane.data[y * plane.width + x]!;
+      n++;
+    }
+    rows.push(n > 0 ? sum / n / 255 : NaN);
+  }
+  const mean = (from: number, to: number) => {
+    let s = 0;
+    for (let i = from; i < to; i++) s += rows[i]!;
+    return s / (to - from);
+  };
+  let depth = 0;
+  for (let i = t; i + 2 * t <= rows.length; i++) {
+    const line = mean(i, i + t);
+    const around = Math.min(mean(i - t, i), mean(i + t, i + 2 * t));
+    if (line < around - depth) depth = around - line;
+  }
+  return Number.isFinite(depth) ? depth : 0;
+}

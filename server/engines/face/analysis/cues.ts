@@ -1,6 +1,6 @@
 import type { AttributeCues, Box, Point } from '../types.js';
 import { centroid, distance } from './geometry.js';
-import { chromaMean, gradientEnergy, regionStats, type Plane } from '../../../imaging/pixels.js';
+import { chromaMean, darkLineDepth, gradientEnergy, regionStats, type Plane } from '../../../imaging/pixels.js';
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
@@ -28,10 +28,28 @@ export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]
   const skinCb = (skin[0]!.cb + skin[1]!.cb) / 2;
   const skinCr = (skin[0]!.cr + skin[1]!.cr) / 2;
 
-  // Spectacles: a frame's bar across the nose bridge makes horizontal edges that skin does not.
+  // Spectacles: a frame's bar across the nose bridge makes horizontal edges that skin does not,
+  // and its rims thin dark lines below both eyes (in the frame of the eye line, so a rolled head
+  // keeps them rows). Line depths are relative to the cheek; a rim must show under both eyes.
   const bridge = { x: lm[39]![0], y: lm[27]![1] - 0.12 * d, width: Math.max(2, lm[42]![0] - lm[39]![0]), height: 0.24 * d };
   const bridgeEdges = gradientEnergy(luma, bridge).vertical;
-  const glassesCue = sigmoid((bridgeEdges / cheekGrad - 1.6) * 2.5);
+  const roll = Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]);
+  const thin = Math.max(1, 0.035 * d);
+  const rimBelow = (eye: Point, half: number) =>
+    darkLineDepth(luma, eye, roll, { a0: -half, a1: half, b0: 0.15 * d, b1: 0.6 * d }, thin) / cheekLuma;
+  const halfWidth = (a: Point, b: Point) => Math.max(2, 0.5 * distance(a, b));
+  const rim = Math.min(rimBelow(rightEye, halfWidth(lm[36]!, lm[39]!)), rimBelow(leftEye, halfWidth(lm[42]!, lm[45]!)));
+  // The bridge bar as a dark line across the middle of the gap between the inner eye corners.
+  const gapMiddle = centroid([lm[39]!, lm[42]!]);
+  const bar =
+    darkLineDepth(
+      luma,
+      gapMiddle,
+      roll,
+      { a0: -0.25 * distance(lm[39]!, lm[42]!), a1: 0.25 * distance(lm[39]!, lm[42]!), b0: -0.35 * d, b1: 0.2 * d },
+      thin,
+    ) / cheekLuma;
+  const glassesCue = sigmoid((bridgeEdges / cheekGrad - 1.6) * 1.5 + (rim - 0.06) * 40 + (bar - 0.06) * 40);
 
   // Dark lenses: the eye regions far darker than the cheeks.
   const eyes = [lm.slice(36, 42), lm.slice(42, 48)].map((pts) => patch(centroid(pts), 0.55 * d, 0.32 * d));
