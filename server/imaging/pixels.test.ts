@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { darkLineDepth, type Plane } from './pixels.js';
+import { chromaMean, darkLineDepth, hairShare, regionStats, lumaOf, type Plane } from './pixels.js';
 
 /** A 100x100 plane of skin-like grey with a smooth vertical shading, optionally a dark bar. */
 function plane(bar?: { y: number; angle: number; darkness: number }): Plane {
@@ -32,5 +32,24 @@ describe('darkLineDepth', () => {
     const upright = darkLineDepth(tilted, [50, 50], 0, band, 3);
     expect(along).toBeGreaterThan(0.12);
     expect(upright).toBeLessThan(along / 2);
+  });
+});
+
+describe('hairShare', () => {
+  /** A 30x10 RGB strip of three 10x10 swatches: skin, dark brown hair, lips. */
+  const swatches: [number, number, number][] = [
+    [205, 160, 135],
+    [70, 50, 40],
+    [170, 70, 80],
+  ];
+  const rgb = new Uint8Array(30 * 10 * 3);
+  for (let y = 0; y < 10; y++) for (let x = 0; x < 30; x++) rgb.set(swatches[Math.floor(x / 10)]!, (y * 30 + x) * 3);
+  const box = (i: number) => ({ x: 10 * i, y: 0, width: 10, height: 10 });
+  const skin = { luma: regionStats(lumaOf(rgb, 30, 10), box(0)).mean, cr: chromaMean(rgb, 30, 10, box(0)).cr };
+
+  it('counts hair as hair, and neither skin nor red lips', () => {
+    expect(hairShare(rgb, 30, 10, box(0), skin)).toBe(0);
+    expect(hairShare(rgb, 30, 10, box(1), skin)).toBe(1);
+    expect(hairShare(rgb, 30, 10, box(2), skin)).toBe(0);
   });
 });

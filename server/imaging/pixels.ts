@@ -157,3 +157,28 @@ export function darkLineDepth(
   }
   return Number.isFinite(depth) ? depth : 0;
 }
+
+/**
+ * Share of a box's pixels that look like hair against a skin reference (luma and chroma 0..1, as
+ * chromaMean gives them): no redder than the skin (lips, the other dark thing near a beard, are
+ * redder), and clearly darker, or somewhat darker and less red (hair has less Cr than skin).
+ */
+export function hairShare(rgb: Uint8Array, width: number, height: number, box: Box, skin: { luma: number; cr: number }): number {
+  const b = clampBox(box, width, height);
+  let hair = 0;
+  let n = 0;
+  for (let y = b.y; y < b.y + b.height; y++) {
+    for (let x = b.x; x < b.x + b.width; x++) {
+      const j = (y * width + x) * 3;
+      const r = rgb[j]!;
+      const g = rgb[j + 1]!;
+      const bl = rgb[j + 2]!;
+      const luma = (0.299 * r + 0.587 * g + 0.114 * bl) / 255;
+      const cr = (0.5 * r - 0.4187 * g - 0.0813 * bl) / 255;
+      const darker = (skin.luma - luma) / Math.max(0.02, skin.luma);
+      if (cr <= skin.cr + 0.02 && (darker >= 0.25 || (darker >= 0.08 && cr <= skin.cr - 0.01))) hair++;
+      n++;
+    }
+  }
+  return n === 0 ? 0 : hair / n;
+}

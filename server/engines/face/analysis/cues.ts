@@ -1,6 +1,6 @@
 import type { AttributeCues, Box, Point } from '../types.js';
 import { centroid, distance } from './geometry.js';
-import { chromaMean, darkLineDepth, gradientEnergy, regionStats, type Plane } from '../../../imaging/pixels.js';
+import { chromaMean, darkLineDepth, gradientEnergy, hairShare, regionStats, type Plane } from '../../../imaging/pixels.js';
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
@@ -66,7 +66,11 @@ export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]
     height: Math.max(2, 0.7 * (lipTop - noseBase)),
   };
   const moustacheLuma = regionStats(luma, moustache).mean;
-  const moustacheCue = sigmoid(((cheekLuma - moustacheLuma) / cheekLuma - 0.2) * 10);
+  // The skin reference for hair: the cheeks (a full beard can reach them, which only makes the
+  // cues below more cautious).
+  const skinRef = { luma: cheekLuma, cr: skinCr };
+  const moustacheHair = hairShare(rgb, width, height, moustache, skinRef);
+  const moustacheCue = sigmoid(((cheekLuma - moustacheLuma) / cheekLuma - 0.2) * 5 + (moustacheHair - 0.3) * 6);
 
   // Beard: the chin and the jaw below the mouth, darker and more textured than the cheeks.
   const chinTop = lm[57]![1] + 0.08 * d;
@@ -79,7 +83,19 @@ export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]
   const chinStats = regionStats(luma, chin);
   const chinGrad = gradientEnergy(luma, chin);
   const chinTexture = (chinGrad.horizontal + chinGrad.vertical) / 2 / cheekGrad;
-  const beardCue = sigmoid(((cheekLuma - chinStats.mean) / cheekLuma - 0.15) * 8 + (chinTexture - 1.5) * 0.8);
+  // Beyond the chin, the jaw on both sides below the mouth corners: a beard covers it, a shadow
+  // under the chin does not.
+  const jaw = [
+    { x: lm[5]![0], y: lm[48]![1], width: Math.max(2, lm[48]![0] - lm[5]![0]), height: Math.max(2, lm[6]![1] - lm[48]![1]) },
+    { x: lm[54]![0], y: lm[54]![1], width: Math.max(2, lm[11]![0] - lm[54]![0]), height: Math.max(2, lm[10]![1] - lm[54]![1]) },
+  ];
+  const beardHair = Math.min(
+    hairShare(rgb, width, height, chin, skinRef),
+    (hairShare(rgb, width, height, jaw[0]!, skinRef) + hairShare(rgb, width, height, jaw[1]!, skinRef)) / 2,
+  );
+  const beardCue = sigmoid(
+    ((cheekLuma - chinStats.mean) / cheekLuma - 0.15) * 4 + (chinTexture - 1.5) * 0.8 + (beardHair - 0.3) * 6,
+  );
 
   // Hat: the band above the brows is neither skin nor hair-like texture: its colour departs from the skin's.
   const browTop = Math.min(...lm.slice(17, 27).map((p) => p[1]));
