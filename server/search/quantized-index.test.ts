@@ -109,22 +109,27 @@ describe('wasm kernel', () => {
       for (let i = 0; i < codes.length; i++) codes[i] = Math.floor(r() * 256);
       const scales = new Float32Array(memory.buffer, 32768, rows).fill(0.25);
       scales[5] = NaN; // a tombstone
+      // Each row's error, added times eScale: 0 gives the plain estimate.
+      const errs = new Float32Array(memory.buffer, 36864, rows);
+      for (let row = 0; row < rows; row++) errs[row] = row / 8;
       const scan = bits === 2 ? k.scanFS : k.scanFS1;
-      const n = scan(0, 4096, 32768, 0, rows, -Infinity, 40000);
-      expect(n).toBe(rows - 1);
-      const out = new Int32Array(memory.buffer, 40000, 2 * n);
-      const outF = new Float32Array(memory.buffer, 40000, 2 * n);
-      const got = new Map<number, number>();
-      for (let i = 0; i < n; i++) got.set(out[2 * i]!, outF[2 * i + 1]!);
-      for (let row = 0; row < rows; row++) {
-        if (row === 5) continue;
-        const j = row & 31;
-        let sum = 0;
-        for (let g = 0; g < groups; g++) {
-          const byte = codes[(row >> 5) * groups * 16 + g * 16 + (j & 15)]!;
-          sum += lut[16 * g + (j >= 16 ? byte >> 4 : byte & 15)]!;
+      for (const eScale of [0, 2]) {
+        const n = scan(0, 4096, 32768, 0, rows, -Infinity, 40000, 36864, eScale);
+        expect(n).toBe(rows - 1);
+        const out = new Int32Array(memory.buffer, 40000, 2 * n);
+        const outF = new Float32Array(memory.buffer, 40000, 2 * n);
+        const got = new Map<number, number>();
+        for (let i = 0; i < n; i++) got.set(out[2 * i]!, outF[2 * i + 1]!);
+        for (let row = 0; row < rows; row++) {
+          if (row === 5) continue;
+          const j = row & 31;
+          let sum = 0;
+          for (let g = 0; g < groups; g++) {
+            const byte = codes[(row >> 5) * groups * 16 + g * 16 + (j & 15)]!;
+            sum += lut[16 * g + (j >= 16 ? byte >> 4 : byte & 15)]!;
+          }
+          expect(got.get(row)).toBe(Math.fround(Math.fround(sum * 0.25) + Math.fround(eScale * errs[row]!)));
         }
-        expect(got.get(row)).toBe(Math.fround(sum * 0.25));
       }
     }
   });

@@ -85,9 +85,11 @@ const C_COUNT = 11;
 const C_BLOCK = 12;
 const C_MODE = 13;
 const C_FLOOR = 14; // a float32, through a Float32Array view of the control words
+const C_ERRS = 15;
+const C_ESCALE = 16; // a float32, as C_FLOOR
 const WORKER_TIMEOUT_MS = 2000;
 
-const SNAPSHOT_MAGIC = 'ENRIDX05';
+const SNAPSHOT_MAGIC = 'ENRIDX06';
 const SNAPSHOT_HEADER = 64;
 
 /** 2-bit levels -3, -1, 1, 3 (code 0..3); the thresholds of the 4-level Lloyd-Max quantiser of a gaussian. */
@@ -120,7 +122,7 @@ for (;;) {
   if (g === seen) continue;
   seen = g;
   if (Atomics.load(c, ${C_STOP})) break;
-  c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_MODE}], f[${C_FLOOR}]);
+  c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_MODE}], f[${C_FLOOR}], c[${C_ERRS}], f[${C_ESCALE}]);
   Atomics.store(c, ${C_DONE}, g);
   Atomics.notify(c, ${C_DONE});
 }
@@ -163,6 +165,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private codesAt = 0;
   private scalesFsAt = 0;
   private scales4At = 0;
+  /** Each row's fast-scan error (residual norm / sqrt(dpad)), f32, for the kernel's per-row bound. */
+  private errsFsAt = 0;
   private rowCount = 0;
   private deadRows = 0;
   private rowSlot = new Int32Array(0);
@@ -260,7 +264,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   private async startWorker(): Promise<void> {
-    const control = new Int32Array(new SharedArrayBuffer(16 * 4));
+    const control = new Int32Array(new SharedArrayBuffer(32 * 4));
     const worker = new Worker(workerSource(), {
       eval: true,
       workerData: { memory: this.memory, module: this.module, control: control.buffer },
@@ -315,7 +319,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
 
   /** Bytes of the fast-scan and 4-bit codes and their scales: what the process holds per row. */
   get matrixBytes(): number {
-    return this.rowCount * (this.groups / 2 + this.dpad / 2 + 8);
+    return this.rowCount * (this.groups / 2 + this.dpad / 2 + 12);
   }
 
   private reserve(rows: number): void {
@@ -325,7 +329,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const codesAt = this.fsAt + capacity * this.groups * 0.5;
     const scalesFsAt = codesAt + (capacity * this.dpad) / 2;
     const scales4At = scalesFsAt + capacity * 4;
-    const bytes = scales4At + capacity * 4;
+    const errsFsAt = scales4At + capacity * 4;
+    const bytes = errsFsAt + capacity * 4;
     const pages = Math.ceil(bytes / WASM_PAGE) - this.memory.buffer.byteLength / WASM_PAGE;
     if (pages > 0) {
       if (bytes > WASM_MAX_PAGES * WASM_PAGE) throw new Error('índice: más de 4 GiB de códigos');
@@ -334,6 +339,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     if (this.capacity > 0) {
       // Highest region first, so that nothing is overwritten before it moves.
       const u8 = new Uint8Array(this.memory.buffer);
+      u8.copyWithin(errsFsAt, this.errsFsAt, this.errsFsAt + this.rowCount * 4);
       u8.copyWithin(scales4At, this.scales4At, this.scales4At + this.rowCount * 4);
       u8.copyWithin(scalesFsAt, this.scalesFsAt, this.scalesFsAt + this.rowCount * 4);
       u8.copyWithin(codesAt, this.codesAt, this.codesAt + (this.rowCount * this.dpad) / 2);
@@ -341,6 +347,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.codesAt = codesAt;
     this.scalesFsAt = scalesFsAt;
     this.scales4At = scales4At;
+    this.errsFsAt = errsFsAt;
     // Rows past the end score NaN: the kernels scan whole groups, possibly past the last row.
     new Float32Array(this.memory.buffer, scalesFsAt, capacity).fill(NaN, this.rowCount);
     new Float32Array(this.memory.buffer, scales4At, capacity).fill(NaN, this.rowCount);
@@ -445,7 +452,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     }
     const aFs = cyFs > 0 ? ss / cyFs : 0;
     const a4 = cy4 > 0 ? ss / cy4 : 0;
-    this.errFsMax = Math.max(this.errFsMax, Math.sqrt(Math.max(0, aFs * aFs * ccFs - ss)));
+    const rFs = Math.sqrt(Math.max(0, aFs * aFs * ccFs - ss));
+    this.errFsMax = Math.max(this.errFsMax, rFs);
     const r4 = Math.sqrt(Math.max(0, a4 * a4 * cc4 - ss));
     this.err4Max = Math.max(this.err4Max, r4);
     this.rowErr4[row] = r4;
@@ -475,6 +483,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     u8.set(new Uint8Array(c.buffer), this.codesAt + (row * d) / 2);
     f32[(this.scalesFsAt >> 2) + row] = aFs;
     f32[(this.scales4At >> 2) + row] = a4;
+    f32[(this.errsFsAt >> 2) + row] = rFs / Math.sqrt(d);
   }
 
   private hashOf(v: Float32Array): number {
@@ -637,13 +646,13 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const wanted = Math.min(k, this.slotOf.size - (excludeSlot >= 0 ? 1 : 0));
     if (wanted <= 0) return [];
     const { s16, sLut } = this.prepareProbe(q);
-    // Error (one standard deviation) of each estimate: residual norm / sqrt(dpad), plus the
-    // rounding of the fast-scan table (half a unit per group).
+    // Error (one standard deviation) of each estimate: residual norm / sqrt(dpad). The fast scan
+    // adds each row's own (times `margin`, in the kernel: its scores are upper bounds), and here
+    // the rounding of its table (half a unit per group); the 4-bit pass, the largest of any row.
     const fast = this.firstMode !== 1;
-    const e1 = fast
-      ? Math.sqrt(this.errFsMax ** 2 / this.dpad + (this.alphaFsMax ** 2 * this.groups) / 12 / (sLut * sLut || 1))
-      : this.err4Max / Math.sqrt(this.dpad);
+    const e1 = fast ? Math.sqrt((this.alphaFsMax ** 2 * this.groups) / 12) / (sLut || 1) : this.err4Max / Math.sqrt(this.dpad);
     const unit1 = fast ? sLut : s16;
+    this.eScale = fast ? this.margin * sLut : 0;
     const extra = excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0;
     let keep1 = this.adaptiveFirstPass;
     let keep2 = Math.max(this.shortlist, this.shortlistPerHit * k) + extra;
@@ -690,6 +699,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   /** The first pass over every row (2-bit or 4-bit codes): the best `keep` rows per thread and the score below which rows were left out. */
+  /** The fast scan's per-row bound factor for the current probe (margin x table units). */
+  private eScale = 0;
+
   private firstPassRows(keep: number, floor = -Infinity): FirstPass {
     const buffer = this.memory.buffer;
     const parts: { res: number; count: number }[] = [];
@@ -709,7 +721,23 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const [q, matrix, scales] =
       mode === 1 ? [this.probeAt, this.codesAt, this.scales4At] : [this.lutAt, this.fsAt, this.scalesFsAt];
     const scan = (start: number, end: number, out: number, res: number) =>
-      scanShard(this.kernel, buffer, q, matrix, scales, start, end, keep, out, res, BLOCK, mode, floor);
+      scanShard(
+        this.kernel,
+        buffer,
+        q,
+        matrix,
+        scales,
+        start,
+        end,
+        keep,
+        out,
+        res,
+        BLOCK,
+        mode,
+        floor,
+        this.errsFsAt,
+        this.eScale,
+      );
     const control = this.control;
     const end = align(this.rowCount, 32);
     if (control && this.rowCount >= this.parallelFrom) {
@@ -726,6 +754,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       control[C_BLOCK] = BLOCK;
       control[C_MODE] = mode;
       new Float32Array(control.buffer)[C_FLOOR] = floor;
+      control[C_ERRS] = this.errsFsAt;
+      new Float32Array(control.buffer)[C_ESCALE] = this.eScale;
       const gen = Atomics.add(control, C_GEN, 1) + 1;
       Atomics.notify(control, C_GEN);
       collect(this.resAt, scan(0, half, this.outAt, this.resAt));
@@ -852,6 +882,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       [new Uint8Array(this.rowErr4.buffer, 0, rows * 4), layout.errs],
       [new Uint8Array(buffer, this.scalesFsAt, rows * 4), layout.scalesFs],
       [new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4],
+      [new Uint8Array(buffer, this.errsFsAt, rows * 4), layout.errsFs],
       [new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs],
       [new Uint8Array(buffer, this.codesAt, (rows * this.dpad) / 2), layout.codes],
     ];
@@ -963,6 +994,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       const buffer = this.memory.buffer;
       part(new Uint8Array(buffer, this.scalesFsAt, rows * 4), layout.scalesFs);
       part(new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4);
+      part(new Uint8Array(buffer, this.errsFsAt, rows * 4), layout.errsFs);
       part(new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs);
       part(new Uint8Array(buffer, this.codesAt, (rows * dpad) / 2), layout.codes);
       if (crc32(header.subarray(0, 56), crc) >>> 0 !== header.readUInt32LE(56)) {
@@ -1013,11 +1045,26 @@ function snapshotLayout(groups: number, dpad: number, dim: number, rows: number,
   const errs = hashes + rows * 4;
   const scalesFs = errs + rows * 4;
   const scales4 = scalesFs + rows * 4;
-  const fs = align(scales4 + rows * 4, 64);
+  const errsFs = scales4 + rows * 4;
+  const fs = align(errsFs + rows * 4, 64);
   const fsBytes = align(rows, 32) * groups * 0.5;
   const codes = align(fs + fsBytes, 64);
   const floats = align(codes + (rows * dpad) / 2, 64);
-  return { label, ids, person, hashes, errs, scalesFs, scales4, fs, fsBytes, codes, floats, end: floats + rows * dim * 4 };
+  return {
+    label,
+    ids,
+    person,
+    hashes,
+    errs,
+    scalesFs,
+    scales4,
+    errsFs,
+    fs,
+    fsBytes,
+    codes,
+    floats,
+    end: floats + rows * dim * 4,
+  };
 }
 
 function readFully(fd: number, into: Uint8Array, position: number): void {

@@ -4,7 +4,9 @@
  * caller's thread and the worker run the same code.
  *
  * `mode`: 0 scans int8 rows (scanI8), 1 the 4-bit codes (scanI4), 2 the 2-bit fast-scan blocks
- * (scanFS, `q` being the probe's table), 3 the 1-bit ones (scanFS1). Scans `block` rows at a time with a rising threshold: the kernel writes (row, score) pairs of the
+ * (scanFS, `q` being the probe's table), 3 the 1-bit ones (scanFS1); these two raise each row's
+ * score by `eScale` times its error at `errs`, so that `floor`, the threshold and the scores kept
+ * are upper bounds. Scans `block` rows at a time with a rising threshold: the kernel writes (row, score) pairs of the
  * rows at or above it into `out`, starting from `floor` (rows below it are not wanted); past
  * `3 * keep` candidates the threshold becomes the `keep`-th best score. Writes the result, in no particular order (the caller needs the rows and the lowest
  * score kept, not a ranking), as (row i32, score f32) pairs at `res`; returns the count.
@@ -13,8 +15,28 @@ export function scanShard(
   kernel: {
     scanI8(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
     scanI4(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
-    scanFS(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
-    scanFS1(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
+    scanFS(
+      q: number,
+      rows: number,
+      scales: number,
+      start: number,
+      end: number,
+      thr: number,
+      out: number,
+      errs: number,
+      eScale: number,
+    ): number;
+    scanFS1(
+      q: number,
+      rows: number,
+      scales: number,
+      start: number,
+      end: number,
+      thr: number,
+      out: number,
+      errs: number,
+      eScale: number,
+    ): number;
   },
   buffer: ArrayBufferLike,
   q: number,
@@ -28,6 +50,8 @@ export function scanShard(
   block: number,
   mode: number,
   floor: number,
+  errs: number,
+  eScale: number,
 ): number {
   const cap = 4 * keep + block;
   const cRow = new Int32Array(cap);
@@ -81,9 +105,9 @@ export function scanShard(
     const e = Math.min(end, s + block);
     const m =
       mode === 3
-        ? kernel.scanFS1(q, rows, scales, s, e, thr, out)
+        ? kernel.scanFS1(q, rows, scales, s, e, thr, out, errs, eScale)
         : mode === 2
-          ? kernel.scanFS(q, rows, scales, s, e, thr, out)
+          ? kernel.scanFS(q, rows, scales, s, e, thr, out, errs, eScale)
           : mode === 1
             ? kernel.scanI4(q, rows, scales, s, e, thr, out)
             : kernel.scanI8(q, rows, scales, s, e, thr, out);

@@ -36,7 +36,8 @@
 //     ;; i16x8.shr_s (i16x8.shl w (12 - 4k)) 12, then i32x4.dot_i16x8_s with probe dims 8k .. 8k+7.
 //     (func (export "scanI4") ... the signature of scanI8 ...)
 //     ;; the 2-bit fast scan over blocks of 32 rows, i8x16.swizzle of a per-probe table (fastScanBody)
-//     (func (export "scanFS") ... the signature of scanI8, the table in place of the probe ...)
+//     (func (export "scanFS") ... the signature of scanI8, the table in place of the probe, then
+//           (param $errs i32) (param $eScale f32): each score raised by eScale x errs[row] ...)
 //     ;; the same over 1-bit codes (a nibble holds four dimensions)
 //     (func (export "scanFS1") ... the signature of scanFS ...)
 //     ;; the 4-bit score of each row of a list (listI4Body)
@@ -248,7 +249,8 @@ function scanBody(stride: number, nibbles: boolean): number[] {
 const AHEAD = 8;
 
 /**
- * scanFS(lut, codes, scales, start, end, thr, out) -> count: the 2-bit first pass ("fast scan").
+ * scanFS(lut, codes, scales, start, end, thr, out, errs, eScale) -> count: the 2-bit first pass
+ * ("fast scan").
  * Codes are stored per block of 32 rows, transposed: for each pair of dimensions g (a 4-bit code,
  * two 2-bit levels), 16 bytes whose byte j holds row j's code (low nibble) and row 16 + j's (high
  * nibble). The probe is a table of 16 int8 partial dot products per pair (`lut`, 16 bytes per g,
@@ -259,13 +261,14 @@ const AHEAD = 8;
  * 16-bit lane without widening: A += v (wrapping) and B += v >> 8, so that B is the odd rows' sum
  * and A - (B << 8) the even rows' (both below 2^16 for up to 256 groups). Each index is masked by
  * a constant 0x0f, which lets the engine drop the swizzle's out-of-range handling. Score =
- * (sum - 128 * groups) * scale[row]; rows at or above `thr` go to `out` as in scanI8. `start` and
- * `end` are multiples of 32; `pairs` a multiple of 4, at most 512.
+ * (sum - 128 * groups) * scale[row] + eScale * errs[row] (the row's own error bound, f32 per row);
+ * rows at or above `thr` go to `out` as in scanI8. `start` and `end` are multiples of 32; `pairs`
+ * a multiple of 4, at most 1024.
  */
 function fastScanBody(pairs: number): number[] {
-  const [lut, codes, scales, start, end, thr, out] = [0, 1, 2, 3, 4, 5, 6];
-  const [row, p, n, gp, lp, gEnd, pLast, ahead] = [7, 8, 9, 10, 11, 12, 13, 14];
-  const [c, lo, hi, aLo, bLo, aHi, bHi, sv, thrv, ev, od] = [15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
+  const [lut, codes, scales, start, end, thr, out, errs, eScale] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+  const [row, p, n, gp, lp, gEnd, pLast, ahead] = [9, 10, 11, 12, 13, 14, 15, 16];
+  const [c, lo, hi, aLo, bLo, aHi, bHi, sv, thrv, ev, od, ev2] = [17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28];
   const groups = pairs / 4;
   if (pairs % 4 !== 0 || groups > 256) throw new Error('fast scan: pairs must be a multiple of 4, at most 1024');
   const blockBytes = pairs * 16;
@@ -277,6 +280,7 @@ function fastScanBody(pairs: number): number[] {
   code.push(...op.i32Const(blockBytes), op.i32Mul, op.i32Add, ...op.localSet(p));
   code.push(...op.i32Const(0), ...op.localSet(n));
   code.push(...op.localGet(thr), ...f32x4Splat(), ...op.localSet(thrv));
+  code.push(...op.localGet(eScale), ...f32x4Splat(), ...op.localSet(ev2));
   // The last block's address: the read ahead below stays within the rows scanned.
   code.push(...op.localGet(codes), ...op.localGet(end), ...op.i32Const(5), 0x76 /* i32.shr_u */);
   code.push(
@@ -347,7 +351,11 @@ function fastScanBody(pairs: number): number[] {
         code.push(...op.localGet(c), ...(q === 0 ? i32x4ExtendLowI16x8U() : i32x4ExtendHighI16x8U()));
         code.push(...op.i32Const(bias), ...i32x4Splat(), ...i32x4Sub(), ...f32x4ConvertI32x4S());
         code.push(...op.localGet(scales), ...op.localGet(row), ...op.i32Const(2), op.i32Shl, op.i32Add, ...v128Load(4 * first));
-        code.push(...f32x4Mul(), ...op.localTee(sv), ...op.localGet(thrv), ...f32x4Ge(), ...v128AnyTrue(), op.if, op.void);
+        code.push(...f32x4Mul());
+        // + eScale * err[row]: each row's own error bound (0 leaves the plain estimate)
+        code.push(...op.localGet(errs), ...op.localGet(row), ...op.i32Const(2), op.i32Shl, op.i32Add, ...v128Load(4 * first));
+        code.push(...op.localGet(ev2), ...f32x4Mul(), ...f32x4Add());
+        code.push(...op.localTee(sv), ...op.localGet(thrv), ...f32x4Ge(), ...v128AnyTrue(), op.if, op.void);
         for (let r = 0; r < 4; r++) emitKeep(code, sv, r, first + r, { row, n, thr, out });
         code.push(op.end);
       }
@@ -360,7 +368,7 @@ function fastScanBody(pairs: number): number[] {
   return funcBody(
     [
       [8, I32],
-      [11, V128],
+      [12, V128],
     ],
     code,
   );
@@ -476,17 +484,18 @@ function dotF32Body(stride: number): number[] {
 export function kernelModuleBytes(strideI8: number, strideF32: number): Uint8Array {
   if (strideI8 % 32 !== 0 || strideF32 % 4 !== 0) throw new Error('int8 stride: a multiple of 32; float32: of 4');
   const types = section(1, [
-    ...uleb(3),
+    ...uleb(4),
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [F32], [I32]]), ...vec([[I32]])],
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), ...vec([])],
+    ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [F32], [I32], [I32], [F32]]), ...vec([[I32]])],
   ]);
   // Fast-scan groups per row: 2 bits (two dimensions a group) and 1 bit (four); past 1024 groups
   // the 16-bit sums could overflow, and such rows (beyond 2048 dimensions) are scanned at 4 bits.
   const fsGroups = (bits: number) => Math.min(1024, (strideI8 * bits) / 4);
   // (import "env" "memory" (memory 1 65536 shared)): limits flag 3 = shared with a maximum.
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
-  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0), uleb(0), uleb(2), uleb(0)]));
+  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0), uleb(3), uleb(2), uleb(3)]));
   const exports = section(
     7,
     vec([
@@ -515,10 +524,33 @@ export interface Kernel {
   /** The same over 4-bit codes (rows of strideI8 / 2 bytes), for a coarse first pass. */
   scanI4(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
   dotF32(q: number, rows: number, start: number, end: number, out: number): void;
-  /** The 2-bit first pass over blocks of 32 rows (see fastScanBody); `q` is the probe's table. */
-  scanFS(lut: number, codes: number, scales: number, start: number, end: number, thr: number, out: number): number;
+  /**
+   * The 2-bit first pass over blocks of 32 rows (see fastScanBody); `lut` is the probe's table.
+   * Each row's score is raised by `eScale` times its error at `errs` (f32 per row).
+   */
+  scanFS(
+    lut: number,
+    codes: number,
+    scales: number,
+    start: number,
+    end: number,
+    thr: number,
+    out: number,
+    errs: number,
+    eScale: number,
+  ): number;
   /** The same over 1-bit codes, four dimensions a group. */
-  scanFS1(lut: number, codes: number, scales: number, start: number, end: number, thr: number, out: number): number;
+  scanFS1(
+    lut: number,
+    codes: number,
+    scales: number,
+    start: number,
+    end: number,
+    thr: number,
+    out: number,
+    errs: number,
+    eScale: number,
+  ): number;
   /** The 4-bit score of each row in a list (i32 rows at `list`, f32 scores to `out`). */
   scoreI4List(q: number, codes: number, scales: number, list: number, count: number, out: number): void;
 }
