@@ -1,5 +1,5 @@
 // npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
-//   [--bits 1|2|4] (the first pass's codes; the index's default otherwise)
+//   [--bits 2|4] (the first pass's codes; the index's default otherwise)
 //   [--startup [--store-persons M]]
 // With --database-url postgres://...: the shared gallery instead (bench/lib/fleet-gallery.ts).
 // 1:N search over N synthetic persons: build time, top-10 latency, recall against exact float32
@@ -68,7 +68,7 @@ async function main() {
   const rssBase = process.memoryUsage().rss;
   const options = {
     threads: THREADS,
-    ...(BITS ? { firstPassBits: Number(BITS) as 1 | 2 | 4 } : {}),
+    ...(BITS ? { firstPassBits: Number(BITS) as 2 | 4 } : {}),
     capacity: N * SAMPLES,
     ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors.f32') } : {}),
   };
@@ -139,9 +139,17 @@ async function main() {
   const cpu = process.cpuUsage(cpu0);
   const cpuMsPerSearch = (cpu.user + cpu.system) / 1000 / PROBES;
   log(`cpu per search (both threads): ${cpuMsPerSearch.toFixed(2)} ms`);
+  const firstPassMs = percentile(
+    traces.map((t) => t.firstPassMs),
+    50,
+  );
+  log(
+    `first pass (every row's codes, ${mb(index.firstPassBytes)} MB): p50 ${firstPassMs.toFixed(2)} ms, ${(index.firstPassBytes / 1e6 / firstPassMs).toFixed(1)} GB/s`,
+  );
   const mean = (f: (t: SearchTrace) => number) => round(traces.reduce((a, t) => a + f(t), 0) / traces.length, 1);
   const threadsUsed = index.threads;
   const matrixBytes = index.matrixBytes;
+  const firstPassBytes = index.firstPassBytes;
   log(
     `searched ${PROBES} probes on ${threadsUsed} thread(s): p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
   );
@@ -236,6 +244,23 @@ async function main() {
     cpu_ms_per_search: round(cpuMsPerSearch, 3),
     first_pass_scans_mean: mean((t) => t.passes),
     first_pass_rows_mean: mean((t) => t.firstPassRows),
+    // The scan of every row's codes, alone: its bytes over its time is the memory bandwidth it got.
+    first_pass_ms_median: round(
+      percentile(
+        traces.map((t) => t.firstPassMs),
+        50,
+      ),
+      3,
+    ),
+    first_pass_gb_per_s: round(
+      firstPassBytes /
+        1e6 /
+        percentile(
+          traces.map((t) => t.firstPassMs),
+          50,
+        ),
+      1,
+    ),
     reranked_rows_mean: mean((t) => t.rerankedRows),
     searches_unsure: traces.filter((t) => t.unsure).length,
     max_ms: round(Math.max(...times), 3),

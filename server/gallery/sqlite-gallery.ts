@@ -1,5 +1,5 @@
 import type { SearchIndex } from '../search/search-index.js';
-import type { StationStore } from '../store/store.js';
+import { embeddingsOf, type StationStore } from '../store/store.js';
 import type { EnrollOutcome, Gallery } from './gallery.js';
 import { Mutex } from './mutex.js';
 
@@ -11,10 +11,7 @@ export function sqliteGallery(store: StationStore): Gallery {
   const writes = new Mutex();
   const reindex = (idPersona: string) => {
     if (!follower) return;
-    const embeddings = store
-      .listSamples(idPersona)
-      .filter((s) => s.modelId === follower!.modelId)
-      .map((s) => s.embedding);
+    const embeddings = embeddingsOf(store, idPersona, follower.modelId);
     if (embeddings.length > 0) follower.index.set(idPersona, embeddings);
     else follower.index.remove(idPersona);
   };

@@ -45,11 +45,12 @@ describe('hairShare', () => {
   const rgb = new Uint8Array(30 * 10 * 3);
   for (let y = 0; y < 10; y++) for (let x = 0; x < 30; x++) rgb.set(swatches[Math.floor(x / 10)]!, (y * 30 + x) * 3);
   const box = (i: number) => ({ x: 10 * i, y: 0, width: 10, height: 10 });
-  const skin = { luma: regionStats(lumaOf(rgb, 30, 10), box(0)).mean, cr: chromaMean(rgb, 30, 10, box(0)).cr };
+  const luma = lumaOf(rgb, 30, 10);
+  const skin = { luma: regionStats(luma, box(0)).mean, cr: chromaMean(rgb, 30, 10, box(0)).cr };
 
   it('counts hair as hair, and neither skin nor red lips', () => {
-    expect(hairShare(rgb, 30, 10, box(0), skin)).toBe(0);
-    expect(hairShare(rgb, 30, 10, box(1), skin)).toBe(1);
-    expect(hairShare(rgb, 30, 10, box(2), skin)).toBe(0);
+    expect(hairShare(luma, rgb, box(0), skin)).toBe(0);
+    expect(hairShare(luma, rgb, box(1), skin)).toBe(1);
+    expect(hairShare(luma, rgb, box(2), skin)).toBe(0);
   });
 });

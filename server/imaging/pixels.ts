@@ -95,6 +95,9 @@ export function laplacianVariance(plane: Plane, box: Box, step = 1): number {
 }
 
 /** Mean chroma (Cb, Cr, centred on 0, scale 0..1) of packed RGB in a box. */
+/** Cr of YCbCr (BT.601), 0..255 scale. */
+const redDifference = (r: number, g: number, b: number): number => 0.5 * r - 0.4187 * g - 0.0813 * b;
+
 export function chromaMean(rgb: Uint8Array, width: number, height: number, box: Box): { cb: number; cr: number } {
   const b = clampBox(box, width, height);
   let cb = 0;
@@ -107,7 +110,7 @@ export function chromaMean(rgb: Uint8Array, width: number, height: number, box: 
       const g = rgb[j + 1]!;
       const bl = rgb[j + 2]!;
       cb += -0.1687 * r - 0.3313 * g + 0.5 * bl;
-      cr += 0.5 * r - 0.4187 * g - 0.0813 * bl;
+      cr += redDifference(r, g, bl);
       n++;
     }
   }
@@ -159,26 +162,22 @@ export function darkLineDepth(
 }
 
 /**
- * Share of a box's pixels that look like hair against a skin reference (luma and chroma 0..1, as
- * chromaMean gives them): no redder than the skin (lips, the other dark thing near a beard, are
- * redder), and clearly darker, or somewhat darker and less red (hair has less Cr than skin).
+ * Share of a box's pixels that look like hair against a skin reference (luma and Cr 0..1, as
+ * regionStats and chromaMean give them): no redder than the skin (lips, the other dark thing near
+ * a beard, are redder), and clearly darker, or somewhat darker and less red (hair has less Cr than
+ * skin).
  */
-export function hairShare(rgb: Uint8Array, width: number, height: number, box: Box, skin: { luma: number; cr: number }): number {
-  const b = clampBox(box, width, height);
+export function hairShare(luma: Plane, rgb: Uint8Array, box: Box, skin: { luma: number; cr: number }): number {
+  const b = clampBox(box, luma.width, luma.height);
   let hair = 0;
-  let n = 0;
   for (let y = b.y; y < b.y + b.height; y++) {
     for (let x = b.x; x < b.x + b.width; x++) {
-      const j = (y * width + x) * 3;
-      const r = rgb[j]!;
-      const g = rgb[j + 1]!;
-      const bl = rgb[j + 2]!;
-      const luma = (0.299 * r + 0.587 * g + 0.114 * bl) / 255;
-      const cr = (0.5 * r - 0.4187 * g - 0.0813 * bl) / 255;
-      const darker = (skin.luma - luma) / Math.max(0.02, skin.luma);
+      const i = y * luma.width + x;
+      const cr = redDifference(rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!) / 255;
+      const darker = (skin.luma - luma.data[i]! / 255) / Math.max(0.02, skin.luma);
       if (cr <= skin.cr + 0.02 && (darker >= 0.25 || (darker >= 0.08 && cr <= skin.cr - 0.01))) hair++;
-      n++;
     }
   }
+  const n = b.width * b.height;
   return n === 0 ? 0 : hair / n;
 }

@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../log/logger.js';
-import type { StationStore } from '../store/store.js';
+import { embeddingsOf, type StationStore } from '../store/store.js';
 import { IndexIntegrityError, QuantizedEmbeddingIndex, type QuantizedIndexOptions } from './quantized-index.js';
 import type { SearchHit, SearchIndex } from './search-index.js';
 
@@ -74,24 +74,15 @@ export async function openSearchIndex(
   // The persons to read again on top of the snapshot: none when it is current; those the journal
   // lists when the store moved on, unless they are so many that reading everything is as quick.
   const changed = saved === null || stamp === undefined ? null : saved === stamp ? [] : (store.changedSince?.(saved) ?? null);
-  if (changed !== null) {
+  if (changed !== null && changed.length <= Math.max(64, store.countPersons() / 4)) {
     try {
       index.loadSnapshot(snapshot);
-      source = 'snapshot';
-      if (changed.length > Math.max(64, index.personCount / 4)) throw new StaleSnapshot();
-      for (const idPersona of changed) {
-        const embeddings = store
-          .listSamples(idPersona)
-          .filter((sample) => sample.modelId === options.modelId)
-          .map((sample) => sample.embedding);
-        index.set(idPersona, embeddings);
-      }
+      for (const idPersona of changed) index.set(idPersona, embeddingsOf(store, idPersona, options.modelId));
       caughtUp = changed.length;
-      if (caughtUp > 0) source = 'snapshot+changes';
+      source = caughtUp > 0 ? 'snapshot+changes' : 'snapshot';
     } catch (error) {
-      if (!(error instanceof StaleSnapshot))
-        options.logger?.warn({ err: error, snapshot }, 'índice de búsqueda: instantánea dañada, se reconstruye');
-      source = 'store';
+      options.logger?.warn({ err: error, snapshot }, 'índice de búsqueda: instantánea dañada, se reconstruye');
+      caughtUp = 0;
       await index.close();
       index = await create();
     }
@@ -177,9 +168,6 @@ function canWrite(dataDir: string, dir: string): boolean {
     return false;
   }
 }
-
-/** Too many persons changed since the snapshot: reading the whole store is about as quick. */
-class StaleSnapshot extends Error {}
 
 /** The gallery stamp a snapshot's label was written at, when the label is of this model and dimension. */
 function snapshotStamp(saved: string | null, labelAt: (stamp: string | null) => string): string | null {

@@ -39,7 +39,7 @@ export interface QuantizedIndexOptions {
    * 4 bits (below: at 128-d the 2-bit error is too wide against the spread of scores, and the
    * 4-bit rows are only 64 bytes).
    */
-  firstPassBits?: 1 | 2 | 4;
+  firstPassBits?: 2 | 4;
   /** Standard deviations of quantisation error a row must be below the k-th exact score to be left out (default 4). */
   margin?: number;
 }
@@ -59,6 +59,8 @@ export interface SearchTrace {
   firstPassRows: number;
   refinedRows: number;
   rerankedRows: number;
+  /** Wall-clock time of the first pass's scans, both threads (the part bound by memory bandwidth). */
+  firstPassMs: number;
   /** True when the shortlists reached their limits before the bound was met. */
   unsure: boolean;
 }
@@ -148,9 +150,8 @@ function rowHash(bits: Int32Array): number {
 export class QuantizedEmbeddingIndex implements SearchIndex {
   /** Padded (rotated) dimension: a power of two, at least 32. */
   readonly dpad: number;
-  /** Bits per dimension of the fast-scan codes (1 or 2) and their 4-bit groups per row. */
-  private readonly fsBits: 1 | 2;
-  private readonly groups: number;
+  /** Pairs of dimensions in the 2-bit fast-scan codes: dpad / 2, or 0 when the first pass reads the 4-bit rows (no fast-scan codes kept). */
+  private readonly pairs: number;
   private readonly rotation: Rotation;
   private readonly memory: WasmMemory;
   private readonly module: WasmModule;
@@ -163,10 +164,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private capacity = 0;
   private readonly fsAt: number;
   private codesAt = 0;
-  private scalesFsAt = 0;
+  private scales2At = 0;
   private scales4At = 0;
-  /** Each row's fast-scan error (residual norm / sqrt(dpad)), f32, for the kernel's per-row bound. */
-  private errsFsAt = 0;
+  /** Each row's 2-bit error (residual norm / sqrt(dpad)), f32, for the fast scan's per-row bound. */
+  private errs2At = 0;
   private rowCount = 0;
   private deadRows = 0;
   private rowSlot = new Int32Array(0);
@@ -182,15 +183,14 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private freeSlots: number[] = [];
   private samples = 0;
   private vectors: VectorStore;
-  /** The largest quantisation residual norm of any row, fast-scan and 4-bit, and the largest fast-scan scale. */
-  private errFsMax = 0;
+  /** The largest 4-bit quantisation residual norm of any row, and the largest 2-bit scale. */
   private err4Max = 0;
-  private alphaFsMax = 0;
+  private alpha2Max = 0;
   private readonly scratch: Float32Array;
   private readonly unit: Float32Array;
   private readonly y: Float64Array;
   private readonly qrot: Float64Array;
-  private readonly cFs: Uint8Array;
+  private readonly c2: Uint8Array;
   private readonly c4: Int8Array;
   private readonly crow: Int8Array;
   private readonly qi16: Int16Array;
@@ -204,12 +204,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly shortlistPerHit: number;
   private readonly firstPass: number;
   private readonly margin: number;
-  /** The first pass's kernel: 1 the 4-bit rows, 2 the 2-bit fast scan, 3 the 1-bit fast scan (scanShard's modes). */
-  private readonly firstMode: 1 | 2 | 3;
+  /** The first pass's kernel: 1 the 4-bit rows, 2 the 2-bit fast scan (scanShard's modes). */
+  private readonly firstMode: 1 | 2;
   private readonly vectorFile: string | undefined;
   private adaptiveFirstPass: number;
   private readonly firstPassFloor: number;
-  lastSearch: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
+  lastSearch: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, firstPassMs: 0, unsure: false };
 
   constructor(
     readonly dim: number,
@@ -217,11 +217,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   ) {
     if (!Number.isInteger(dim) || dim <= 0 || dim > 8192) throw new Error(`dimensión no válida: ${dim}`);
     this.dpad = Math.max(32, 2 ** Math.ceil(Math.log2(dim)));
-    // The fast scan's 16-bit sums hold up to 1024 groups: wider rows (beyond 2048 dimensions) are scanned at 4 bits.
+    // The fast scan's 16-bit sums hold up to 1024 pairs: wider rows (beyond 2048 dimensions) are scanned at 4 bits.
     const bits = this.dpad > 2048 ? 4 : (options.firstPassBits ?? (this.dpad >= 256 ? 2 : 4));
-    this.fsBits = bits === 2 ? 2 : 1;
-    this.groups = (this.dpad * this.fsBits) / 4;
-    this.firstMode = bits === 4 ? 1 : bits === 2 ? 2 : 3;
+    this.firstMode = bits === 2 ? 2 : 1;
+    this.pairs = this.firstMode === 2 ? this.dpad / 2 : 0;
     this.rotation = new Rotation(dim, this.dpad);
     this.module = kernelModule(this.dpad, align(dim, 4));
     this.lutAt = align(2 * this.dpad, 64);
@@ -232,12 +231,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.memory = new wasm.Memory({ initial: this.header / WASM_PAGE, maximum: WASM_MAX_PAGES, shared: true });
     this.kernel = instantiateKernel(this.module, this.memory);
     this.qi16 = new Int16Array(this.dpad);
-    this.lut = new Int8Array(this.groups * 16);
+    this.lut = new Int8Array(this.pairs * 16);
     this.scratch = new Float32Array(dim);
     this.unit = new Float32Array(dim);
     this.y = new Float64Array(this.dpad);
     this.qrot = new Float64Array(this.dpad);
-    this.cFs = new Uint8Array(this.dpad);
+    this.c2 = new Uint8Array(this.dpad);
     this.c4 = new Int8Array(this.dpad);
     this.crow = new Int8Array(this.dpad / 2);
     this.hashF = new Float32Array(dim);
@@ -248,7 +247,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.shortlist = options.shortlist ?? 64;
     this.shortlistPerHit = options.shortlistPerHit ?? 8;
     // The list the first search starts from; later ones start from what the previous one needed.
-    this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? [0, 512, 2048, 8192][this.firstMode]!);
+    this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? (this.firstMode === 2 ? 2048 : 512));
     this.adaptiveFirstPass = this.firstPass;
     // Unless fixed by the caller, the list may shrink to what the bound needs (small galleries need few rows).
     this.firstPassFloor = options.firstPass ?? 128;
@@ -317,20 +316,25 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     return this.rowCount;
   }
 
+  /** Bytes the first pass reads: the 2-bit blocks, or the 4-bit rows when it scans those. */
+  get firstPassBytes(): number {
+    return this.pairs > 0 ? (align(this.rowCount, 32) * this.pairs) / 2 : (this.rowCount * this.dpad) / 2;
+  }
+
   /** Bytes of the fast-scan and 4-bit codes and their scales: what the process holds per row. */
   get matrixBytes(): number {
-    return this.rowCount * (this.groups / 2 + this.dpad / 2 + 12);
+    return this.rowCount * (this.pairs / 2 + this.dpad / 2 + 12);
   }
 
   private reserve(rows: number): void {
     if (rows <= this.capacity) return;
     const capacity = align(Math.max(rows, Math.ceil(this.capacity * 1.5)), 32);
     // [header][fast-scan blocks][4-bit codes][fast-scan scales][4-bit scales]: the blocks stay in place, the rest moves up.
-    const codesAt = this.fsAt + capacity * this.groups * 0.5;
-    const scalesFsAt = codesAt + (capacity * this.dpad) / 2;
-    const scales4At = scalesFsAt + capacity * 4;
-    const errsFsAt = scales4At + capacity * 4;
-    const bytes = errsFsAt + capacity * 4;
+    const codesAt = this.fsAt + (capacity * this.pairs) / 2;
+    const scales2At = codesAt + (capacity * this.dpad) / 2;
+    const scales4At = scales2At + capacity * 4;
+    const errs2At = scales4At + capacity * 4;
+    const bytes = errs2At + capacity * 4;
     const pages = Math.ceil(bytes / WASM_PAGE) - this.memory.buffer.byteLength / WASM_PAGE;
     if (pages > 0) {
       if (bytes > WASM_MAX_PAGES * WASM_PAGE) throw new Error('índice: más de 4 GiB de códigos');
@@ -339,17 +343,17 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     if (this.capacity > 0) {
       // Highest region first, so that nothing is overwritten before it moves.
       const u8 = new Uint8Array(this.memory.buffer);
-      u8.copyWithin(errsFsAt, this.errsFsAt, this.errsFsAt + this.rowCount * 4);
+      u8.copyWithin(errs2At, this.errs2At, this.errs2At + this.rowCount * 4);
       u8.copyWithin(scales4At, this.scales4At, this.scales4At + this.rowCount * 4);
-      u8.copyWithin(scalesFsAt, this.scalesFsAt, this.scalesFsAt + this.rowCount * 4);
+      u8.copyWithin(scales2At, this.scales2At, this.scales2At + this.rowCount * 4);
       u8.copyWithin(codesAt, this.codesAt, this.codesAt + (this.rowCount * this.dpad) / 2);
     }
     this.codesAt = codesAt;
-    this.scalesFsAt = scalesFsAt;
+    this.scales2At = scales2At;
     this.scales4At = scales4At;
-    this.errsFsAt = errsFsAt;
+    this.errs2At = errs2At;
     // Rows past the end score NaN: the kernels scan whole groups, possibly past the last row.
-    new Float32Array(this.memory.buffer, scalesFsAt, capacity).fill(NaN, this.rowCount);
+    new Float32Array(this.memory.buffer, scales2At, capacity).fill(NaN, this.rowCount);
     new Float32Array(this.memory.buffer, scales4At, capacity).fill(NaN, this.rowCount);
     const grow = (a: Int32Array, n: number) => {
       const b = new Int32Array(n);
@@ -429,45 +433,40 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     for (let i = 0; i < d; i++) ss += y[i]! * y[i]!;
     const sigma = Math.sqrt(ss / d);
     const t2 = T2 * sigma;
-    const cFs = this.cFs;
-    const two = this.fsBits === 2;
-    let cyFs = 0;
-    let ccFs = 0;
+    const c2 = this.c2;
+    let cy2 = 0;
+    let cc2 = 0;
     const c4 = this.c4;
     let cy4 = 0;
     let cc4 = 0;
     const step = STEP4 * sigma;
     for (let i = 0; i < d; i++) {
       const x = y[i]!;
-      // 2 bits: levels -3, -1, 1, 3 (codes 0-3); 1 bit: the sign, levels -1, 1 (codes 0, 1).
-      const c = two ? (x < -t2 ? 0 : x < 0 ? 1 : x < t2 ? 2 : 3) : x < 0 ? 0 : 1;
-      cFs[i] = c;
-      const l = two ? 2 * c - 3 : 2 * c - 1;
-      cyFs += l * x;
-      ccFs += l * l;
+      const c = x < -t2 ? 0 : x < 0 ? 1 : x < t2 ? 2 : 3;
+      c2[i] = c;
+      const l = 2 * c - 3;
+      cy2 += l * x;
+      cc2 += l * l;
       const n = step > 0 ? Math.max(-7, Math.min(7, Math.round(x / step))) : 0;
       c4[i] = n;
       cy4 += n * x;
       cc4 += n * n;
     }
-    const aFs = cyFs > 0 ? ss / cyFs : 0;
+    const a2 = cy2 > 0 ? ss / cy2 : 0;
     const a4 = cy4 > 0 ? ss / cy4 : 0;
-    const rFs = Math.sqrt(Math.max(0, aFs * aFs * ccFs - ss));
-    this.errFsMax = Math.max(this.errFsMax, rFs);
+    const r2 = Math.sqrt(Math.max(0, a2 * a2 * cc2 - ss));
     const r4 = Math.sqrt(Math.max(0, a4 * a4 * cc4 - ss));
     this.err4Max = Math.max(this.err4Max, r4);
     this.rowErr4[row] = r4;
-    this.alphaFsMax = Math.max(this.alphaFsMax, aFs);
+    this.alpha2Max = Math.max(this.alpha2Max, a2);
     const { u8, f32 } = this.views();
-    // Fast scan: byte (row % 16) of each group's 16 bytes in the row's block, low nibble for rows
-    // 0-15; a group is two dimensions of 2 bits or four of 1 bit.
+    // 2-bit (only kept when the first pass reads them): byte (row % 16) of each pair's 16 bytes in
+    // the row's block, low nibble for rows 0-15.
     const j = row & 31;
-    let at = this.fsAt + (row >> 5) * this.groups * 16 + (j & 15);
+    let at = this.fsAt + (row >> 5) * this.pairs * 16 + (j & 15);
     const high = j >= 16;
-    for (let g = 0; g < this.groups; g++, at += 16) {
-      const code = two
-        ? cFs[2 * g]! | (cFs[2 * g + 1]! << 2)
-        : cFs[4 * g]! | (cFs[4 * g + 1]! << 1) | (cFs[4 * g + 2]! << 2) | (cFs[4 * g + 3]! << 3);
+    for (let g = 0; g < this.pairs; g++, at += 16) {
+      const code = c2[2 * g]! | (c2[2 * g + 1]! << 2);
       u8[at] = high ? (u8[at]! & 0x0f) | (code << 4) : (u8[at]! & 0xf0) | code;
     }
     // 4-bit: per 32 dimensions, eight 16-bit lanes (little-endian) of four nibbles, nibble k of
@@ -481,9 +480,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       }
     }
     u8.set(new Uint8Array(c.buffer), this.codesAt + (row * d) / 2);
-    f32[(this.scalesFsAt >> 2) + row] = aFs;
+    f32[(this.scales2At >> 2) + row] = a2;
     f32[(this.scales4At >> 2) + row] = a4;
-    f32[(this.errsFsAt >> 2) + row] = rFs / Math.sqrt(d);
+    f32[(this.errs2At >> 2) + row] = r2 / Math.sqrt(d);
   }
 
   private hashOf(v: Float32Array): number {
@@ -528,7 +527,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const { f32 } = this.views();
     for (let row = this.slotHead[slot]!; row >= 0; row = this.rowNext[row]!) {
       // A tombstone: NaN >= threshold is false, so no kernel ever keeps it.
-      f32[(this.scalesFsAt >> 2) + row] = NaN;
+      f32[(this.scales2At >> 2) + row] = NaN;
       f32[(this.scales4At >> 2) + row] = NaN;
       this.rowSlot[row] = -1;
       this.deadRows++;
@@ -561,7 +560,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       w++;
     }
     const { f32 } = this.views();
-    f32.fill(NaN, (this.scalesFsAt >> 2) + w, (this.scalesFsAt >> 2) + this.rowCount);
+    f32.fill(NaN, (this.scales2At >> 2) + w, (this.scales2At >> 2) + this.rowCount);
     f32.fill(NaN, (this.scales4At >> 2) + w, (this.scales4At >> 2) + this.rowCount);
     this.rowCount = w;
     this.deadRows = 0;
@@ -612,29 +611,18 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const s16 = max > 0 ? 16383 / max : 0;
     for (let i = 0; i < d; i++) this.qi16[i] = Math.round(y[i]! * s16);
     new Int16Array(this.memory.buffer, this.probeAt, d).set(this.qi16);
-    // Entry c of group g: the dot product of the group's dimensions with the levels that code c
-    // stands for (2 bits: y[2g] * level(c & 3) + y[2g+1] * level(c >> 2), level(x) = 2x - 3; 1 bit:
-    // the sum of +-y[4g+i] by bit i of c). Scaled so that four entries add up exactly in int8 (the
-    // kernel's groups; see fastScanBody).
-    const two = this.fsBits === 2;
-    const span = two ? 2 : 4;
+    // Entry c of pair g: y[2g] * level(c & 3) + y[2g+1] * level(c >> 2), level(x) = 2x - 3; scaled
+    // so that four entries add up exactly in int8 (the kernel's groups; see fastScanBody).
     let top = 0;
-    for (let g = 0; g < this.groups; g++) {
-      let a = 0;
-      for (let i = 0; i < span; i++) a += Math.abs(y[span * g + i]!);
-      top = Math.max(top, two ? 3 * a : a);
-    }
+    for (let g = 0; g < this.pairs; g++) top = Math.max(top, 3 * (Math.abs(y[2 * g]!) + Math.abs(y[2 * g + 1]!)));
     const sLut = top > 0 ? 31 / top : 0;
     const lut = this.lut;
-    for (let g = 0; g < this.groups; g++) {
-      for (let c = 0; c < 16; c++) {
-        let e = 0;
-        if (two) e = y[2 * g]! * (2 * (c & 3) - 3) + y[2 * g + 1]! * (2 * (c >> 2) - 3);
-        else for (let i = 0; i < 4; i++) e += c & (1 << i) ? y[4 * g + i]! : -y[4 * g + i]!;
-        lut[16 * g + c] = Math.round(e * sLut);
-      }
+    for (let g = 0; g < this.pairs; g++) {
+      const a = y[2 * g]! * sLut;
+      const b = y[2 * g + 1]! * sLut;
+      for (let c = 0; c < 16; c++) lut[16 * g + c] = Math.round(a * (2 * (c & 3) - 3) + b * (2 * (c >> 2) - 3));
     }
-    new Int8Array(this.memory.buffer, this.lutAt, this.groups * 16).set(lut);
+    new Int8Array(this.memory.buffer, this.lutAt, this.pairs * 16).set(lut);
     return { s16, sLut };
   }
 
@@ -650,15 +638,21 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     // adds each row's own (times `margin`, in the kernel: its scores are upper bounds), and here
     // the rounding of its table (half a unit per group); the 4-bit pass, the largest of any row.
     const fast = this.firstMode !== 1;
-    const e1 = fast ? Math.sqrt((this.alphaFsMax ** 2 * this.groups) / 12) / (sLut || 1) : this.err4Max / Math.sqrt(this.dpad);
+    const e1 = fast ? Math.sqrt((this.alpha2Max ** 2 * this.pairs) / 12) / (sLut || 1) : this.err4Max / Math.sqrt(this.dpad);
     const unit1 = fast ? sLut : s16;
     this.eScale = fast ? this.margin * sLut : 0;
     const extra = excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0;
     let keep1 = this.adaptiveFirstPass;
     let keep2 = Math.max(this.shortlist, this.shortlistPerHit * k) + extra;
-    const trace: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, unsure: false };
+    const trace: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, firstPassMs: 0, unsure: false };
     this.lastSearch = trace;
-    let first = this.firstPassRows(keep1);
+    const timedFirstPass = (keep: number, floor?: number) => {
+      const t0 = performance.now();
+      const result = this.firstPassRows(keep, floor);
+      trace.firstPassMs += performance.now() - t0;
+      return result;
+    };
+    let first = timedFirstPass(keep1);
     trace.passes++;
     for (;;) {
       const second = this.refine(first.rows, keep2, s16);
@@ -688,7 +682,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         // Scan again for every row at or above the floor: the k-th exact score can only rise
         // as candidates are added, so one more scan suffices unless the list overflows.
         keep1 = MAX_KEEP;
-        first = this.firstPassRows(keep1, short ? -Infinity : floor1);
+        first = timedFirstPass(keep1, short ? -Infinity : floor1);
         trace.passes++;
       } else if (grow1 && canGrow2) keep2 *= 2;
       else {
@@ -719,7 +713,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     };
     const mode = this.firstMode;
     const [q, matrix, scales] =
-      mode === 1 ? [this.probeAt, this.codesAt, this.scales4At] : [this.lutAt, this.fsAt, this.scalesFsAt];
+      mode === 1 ? [this.probeAt, this.codesAt, this.scales4At] : [this.lutAt, this.fsAt, this.scales2At];
     const scan = (start: number, end: number, out: number, res: number) =>
       scanShard(
         this.kernel,
@@ -735,7 +729,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         BLOCK,
         mode,
         floor,
-        this.errsFsAt,
+        this.errs2At,
         this.eScale,
       );
     const control = this.control;
@@ -754,7 +748,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       control[C_BLOCK] = BLOCK;
       control[C_MODE] = mode;
       new Float32Array(control.buffer)[C_FLOOR] = floor;
-      control[C_ERRS] = this.errsFsAt;
+      control[C_ERRS] = this.errs2At;
       new Float32Array(control.buffer)[C_ESCALE] = this.eScale;
       const gen = Atomics.add(control, C_GEN, 1) + 1;
       Atomics.notify(control, C_GEN);
@@ -872,7 +866,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     }
     const labelBytes = Buffer.from(label, 'utf8');
     const idBytes = Buffer.from(JSON.stringify(ids), 'utf8');
-    const layout = snapshotLayout(this.groups, this.dpad, this.dim, rows, labelBytes.length, idBytes.length);
+    const layout = snapshotLayout(this.pairs, this.dpad, this.dim, rows, labelBytes.length, idBytes.length);
     const buffer = this.memory.buffer;
     const parts: [Uint8Array, number][] = [
       [labelBytes, layout.label],
@@ -880,9 +874,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       [new Uint8Array(person.buffer), layout.person],
       [new Uint8Array(this.rowHashes.buffer, 0, rows * 4), layout.hashes],
       [new Uint8Array(this.rowErr4.buffer, 0, rows * 4), layout.errs],
-      [new Uint8Array(buffer, this.scalesFsAt, rows * 4), layout.scalesFs],
+      [new Uint8Array(buffer, this.scales2At, rows * 4), layout.scales2],
       [new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4],
-      [new Uint8Array(buffer, this.errsFsAt, rows * 4), layout.errsFs],
+      [new Uint8Array(buffer, this.errs2At, rows * 4), layout.errs2],
       [new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs],
       [new Uint8Array(buffer, this.codesAt, (rows * this.dpad) / 2), layout.codes],
     ];
@@ -897,15 +891,15 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       const header = Buffer.alloc(SNAPSHOT_HEADER);
       header.write(SNAPSHOT_MAGIC, 0, 'latin1');
       header.writeUInt32LE(this.dim, 8);
-      // The fast scan's bits in the high byte: a snapshot of other codes is not loaded.
-      header.writeUInt32LE(this.dpad | (this.fsBits << 24), 12);
+      // The first pass in the high byte: it decides which codes the snapshot holds.
+      header.writeUInt32LE(this.dpad | (this.firstMode << 24), 12);
       header.writeUInt32LE(rows, 16);
       header.writeUInt32LE(ids.length, 20);
       header.writeUInt32LE(idBytes.length, 24);
       header.writeUInt32LE(labelBytes.length, 28);
-      header.writeDoubleLE(this.errFsMax, 32);
+      // Bytes 32-39: unused (zero).
       header.writeDoubleLE(this.err4Max, 40);
-      header.writeDoubleLE(this.alphaFsMax, 48);
+      header.writeDoubleLE(this.alpha2Max, 48);
       header.writeUInt32LE(crc32(header.subarray(0, 56), crc) >>> 0, 56);
       writeFully(fd, header, 0);
       const chunkRows = 1024;
@@ -956,16 +950,16 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         throw new IndexIntegrityError(`${file}: no es una instantánea del índice`);
       const dim = header.readUInt32LE(8);
       const dpad = header.readUInt32LE(12) & 0xffffff;
-      const fsBits = header.readUInt32LE(12) >>> 24;
+      const firstMode = header.readUInt32LE(12) >>> 24;
       const rows = header.readUInt32LE(16);
       const persons = header.readUInt32LE(20);
       const idLength = header.readUInt32LE(24);
       const labelLength = header.readUInt32LE(28);
-      if (dim !== this.dim || dpad !== this.dpad || fsBits !== this.fsBits)
+      if (dim !== this.dim || dpad !== this.dpad || firstMode !== this.firstMode)
         throw new IndexIntegrityError(`${file}: dimensión ${dim}, el índice es de ${this.dim}`);
       if (idLength > 2 ** 30 || labelLength > 2 ** 20 || rows > 2 ** 28)
         throw new IndexIntegrityError(`${file}: instantánea dañada`);
-      const layout = snapshotLayout(this.groups, dpad, dim, rows, labelLength, idLength);
+      const layout = snapshotLayout(this.pairs, dpad, dim, rows, labelLength, idLength);
       let crc = 0;
       const part = <T extends Uint8Array>(into: T, at: number): T => {
         readFully(fd, into, at);
@@ -992,20 +986,20 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.slotSamples = new Int32Array(0);
       this.reserve(rows);
       const buffer = this.memory.buffer;
-      part(new Uint8Array(buffer, this.scalesFsAt, rows * 4), layout.scalesFs);
+      part(new Uint8Array(buffer, this.scales2At, rows * 4), layout.scales2);
       part(new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4);
-      part(new Uint8Array(buffer, this.errsFsAt, rows * 4), layout.errsFs);
+      part(new Uint8Array(buffer, this.errs2At, rows * 4), layout.errs2);
       part(new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs);
       part(new Uint8Array(buffer, this.codesAt, (rows * dpad) / 2), layout.codes);
       if (crc32(header.subarray(0, 56), crc) >>> 0 !== header.readUInt32LE(56)) {
-        new Float32Array(buffer, this.scalesFsAt, rows).fill(NaN);
+        new Float32Array(buffer, this.scales2At, rows).fill(NaN);
         new Float32Array(buffer, this.scales4At, rows).fill(NaN);
         throw new IndexIntegrityError(`${file}: la suma de control de la instantánea no coincide`);
       }
       const ids = JSON.parse(idBytes.toString('utf8')) as string[];
       if (ids.length !== persons) throw new IndexIntegrityError(`${file}: instantánea dañada`);
       for (const id of ids) this.newSlot(id);
-      new Float32Array(buffer, this.scalesFsAt, this.capacity).fill(NaN, rows);
+      new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
       this.rowSlot.set(person);
       this.rowHashes.set(hashes);
@@ -1014,9 +1008,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.samples = rows;
       for (let r = 0; r < rows; r++) this.slotSamples[person[r]!]!++;
       this.relink();
-      this.errFsMax = header.readDoubleLE(32);
       this.err4Max = header.readDoubleLE(40);
-      this.alphaFsMax = header.readDoubleLE(48);
+      this.alpha2Max = header.readDoubleLE(48);
       this.vectors.clear();
       if (this.vectors instanceof FileVectorStore) {
         this.vectors.useBase(fd, layout.floats, rows);
@@ -1037,17 +1030,17 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 }
 
-function snapshotLayout(groups: number, dpad: number, dim: number, rows: number, labelBytes: number, idBytes: number) {
+function snapshotLayout(pairs: number, dpad: number, dim: number, rows: number, labelBytes: number, idBytes: number) {
   const label = SNAPSHOT_HEADER;
   const ids = label + labelBytes;
   const person = align(ids + idBytes, 64);
   const hashes = person + rows * 4;
   const errs = hashes + rows * 4;
-  const scalesFs = errs + rows * 4;
-  const scales4 = scalesFs + rows * 4;
-  const errsFs = scales4 + rows * 4;
-  const fs = align(errsFs + rows * 4, 64);
-  const fsBytes = align(rows, 32) * groups * 0.5;
+  const scales2 = errs + rows * 4;
+  const scales4 = scales2 + rows * 4;
+  const errs2 = scales4 + rows * 4;
+  const fs = align(errs2 + rows * 4, 64);
+  const fsBytes = (align(rows, 32) * pairs) / 2;
   const codes = align(fs + fsBytes, 64);
   const floats = align(codes + (rows * dpad) / 2, 64);
   return {
@@ -1056,9 +1049,9 @@ function snapshotLayout(groups: number, dpad: number, dim: number, rows: number,
     person,
     hashes,
     errs,
-    scalesFs,
+    scales2,
     scales4,
-    errsFs,
+    errs2,
     fs,
     fsBytes,
     codes,

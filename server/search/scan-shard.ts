@@ -1,43 +1,21 @@
+import type { Kernel } from './wasm-kernel.js';
+
 /**
  * The int8 scan of one shard, keeping the `keep` rows of highest approximate score. Self-contained
- * on purpose (no imports, no closure): the scan worker gets its source through `toString()`, so the
- * caller's thread and the worker run the same code.
+ * on purpose (a type import only, no closure): the scan worker gets its source through
+ * `toString()`, so the caller's thread and the worker run the same code.
  *
  * `mode`: 0 scans int8 rows (scanI8), 1 the 4-bit codes (scanI4), 2 the 2-bit fast-scan blocks
- * (scanFS, `q` being the probe's table), 3 the 1-bit ones (scanFS1); these two raise each row's
- * score by `eScale` times its error at `errs`, so that `floor`, the threshold and the scores kept
- * are upper bounds. Scans `block` rows at a time with a rising threshold: the kernel writes (row, score) pairs of the
- * rows at or above it into `out`, starting from `floor` (rows below it are not wanted); past
- * `3 * keep` candidates the threshold becomes the `keep`-th best score. Writes the result, in no particular order (the caller needs the rows and the lowest
- * score kept, not a ranking), as (row i32, score f32) pairs at `res`; returns the count.
+ * (scanFS, `q` being the probe's table), which raises each row's score by `eScale` times its error
+ * at `errs`, so that `floor`, the threshold and the scores kept are upper bounds. Scans `block`
+ * rows at a time with a rising threshold: the kernel writes (row, score) pairs of the rows at or
+ * above it into `out`, starting from `floor` (rows below it are not wanted); past `3 * keep`
+ * candidates the threshold becomes the `keep`-th best score. Writes the result, in no particular
+ * order (the caller needs the rows and the lowest score kept, not a ranking), as (row i32, score
+ * f32) pairs at `res`; returns the count.
  */
 export function scanShard(
-  kernel: {
-    scanI8(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
-    scanI4(q: number, rows: number, scales: number, start: number, end: number, thr: number, out: number): number;
-    scanFS(
-      q: number,
-      rows: number,
-      scales: number,
-      start: number,
-      end: number,
-      thr: number,
-      out: number,
-      errs: number,
-      eScale: number,
-    ): number;
-    scanFS1(
-      q: number,
-      rows: number,
-      scales: number,
-      start: number,
-      end: number,
-      thr: number,
-      out: number,
-      errs: number,
-      eScale: number,
-    ): number;
-  },
+  kernel: Pick<Kernel, 'scanI8' | 'scanI4' | 'scanFS'>,
   buffer: ArrayBufferLike,
   q: number,
   rows: number,
@@ -104,13 +82,11 @@ export function scanShard(
   for (let s = start; s < end; s += block) {
     const e = Math.min(end, s + block);
     const m =
-      mode === 3
-        ? kernel.scanFS1(q, rows, scales, s, e, thr, out, errs, eScale)
-        : mode === 2
-          ? kernel.scanFS(q, rows, scales, s, e, thr, out, errs, eScale)
-          : mode === 1
-            ? kernel.scanI4(q, rows, scales, s, e, thr, out)
-            : kernel.scanI8(q, rows, scales, s, e, thr, out);
+      mode === 2
+        ? kernel.scanFS(q, rows, scales, s, e, thr, out, errs, eScale)
+        : mode === 1
+          ? kernel.scanI4(q, rows, scales, s, e, thr, out)
+          : kernel.scanI8(q, rows, scales, s, e, thr, out);
     for (let i = 0; i < m; i++) {
       cRow[n] = outRow[2 * i]!;
       cScore[n++] = outScore[2 * i + 1]!;

@@ -38,8 +38,6 @@
 //     ;; the 2-bit fast scan over blocks of 32 rows, i8x16.swizzle of a per-probe table (fastScanBody)
 //     (func (export "scanFS") ... the signature of scanI8, the table in place of the probe, then
 //           (param $errs i32) (param $eScale f32): each score raised by eScale x errs[row] ...)
-//     ;; the same over 1-bit codes (a nibble holds four dimensions)
-//     (func (export "scanFS1") ... the signature of scanFS ...)
 //     ;; the 4-bit score of each row of a list (listI4Body)
 //     (func (export "scoreI4List") (param $q i32) (param $codes i32) (param $scales i32) (param $list i32)
 //           (param $count i32) (param $out i32)))
@@ -490,12 +488,12 @@ export function kernelModuleBytes(strideI8: number, strideF32: number): Uint8Arr
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), ...vec([])],
     ...[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [F32], [I32], [I32], [F32]]), ...vec([[I32]])],
   ]);
-  // Fast-scan groups per row: 2 bits (two dimensions a group) and 1 bit (four); past 1024 groups
-  // the 16-bit sums could overflow, and such rows (beyond 2048 dimensions) are scanned at 4 bits.
-  const fsGroups = (bits: number) => Math.min(1024, (strideI8 * bits) / 4);
+  // Past 1024 pairs the fast scan's 16-bit sums could overflow: such rows (beyond 2048 dimensions)
+  // are scanned at 4 bits, and the fast scan compiled for 1024 pairs is never called.
+  const pairs = Math.min(1024, strideI8 / 2);
   // (import "env" "memory" (memory 1 65536 shared)): limits flag 3 = shared with a maximum.
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
-  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0), uleb(3), uleb(2), uleb(3)]));
+  const funcs = section(3, vec([uleb(0), uleb(1), uleb(0), uleb(3), uleb(2)]));
   const exports = section(
     7,
     vec([
@@ -504,17 +502,15 @@ export function kernelModuleBytes(strideI8: number, strideF32: number): Uint8Arr
       [...name('scanI4'), 0x00, ...uleb(2)],
       [...name('scanFS'), 0x00, ...uleb(3)],
       [...name('scoreI4List'), 0x00, ...uleb(4)],
-      [...name('scanFS1'), 0x00, ...uleb(5)],
     ]),
   );
   const code = section(10, [
-    ...uleb(6),
+    ...uleb(5),
     ...scanBody(strideI8, false),
     ...dotF32Body(strideF32),
     ...scanBody(strideI8, true),
-    ...fastScanBody(fsGroups(2)),
+    ...fastScanBody(pairs),
     ...listI4Body(strideI8),
-    ...fastScanBody(fsGroups(1)),
   ]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code]);
 }
@@ -529,18 +525,6 @@ export interface Kernel {
    * Each row's score is raised by `eScale` times its error at `errs` (f32 per row).
    */
   scanFS(
-    lut: number,
-    codes: number,
-    scales: number,
-    start: number,
-    end: number,
-    thr: number,
-    out: number,
-    errs: number,
-    eScale: number,
-  ): number;
-  /** The same over 1-bit codes, four dimensions a group. */
-  scanFS1(
     lut: number,
     codes: number,
     scales: number,

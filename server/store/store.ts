@@ -44,6 +44,14 @@ export interface StationStore {
   close(): void;
 }
 
+/** One person's stored embeddings of one recognition model (empty when none), for the search index. */
+export function embeddingsOf(store: Pick<StationStore, 'listSamples'>, idPersona: string, modelId: string): Float32Array[] {
+  return store
+    .listSamples(idPersona)
+    .filter((sample) => sample.modelId === modelId)
+    .map((sample) => sample.embedding);
+}
+
 export interface NewSample {
   modelId: string;
   embedding: Float32Array;

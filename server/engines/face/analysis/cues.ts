@@ -69,7 +69,7 @@ export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]
   // The skin reference for hair: the cheeks (a full beard can reach them, which only makes the
   // cues below more cautious).
   const skinRef = { luma: cheekLuma, cr: skinCr };
-  const moustacheHair = hairShare(rgb, width, height, moustache, skinRef);
+  const moustacheHair = hairShare(luma, rgb, moustache, skinRef);
   const moustacheCue = sigmoid(((cheekLuma - moustacheLuma) / cheekLuma - 0.2) * 5 + (moustacheHair - 0.3) * 6);
 
   // Beard: the chin and the jaw below the mouth, darker and more textured than the cheeks.
@@ -90,8 +90,8 @@ export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]
     { x: lm[54]![0], y: lm[54]![1], width: Math.max(2, lm[11]![0] - lm[54]![0]), height: Math.max(2, lm[10]![1] - lm[54]![1]) },
   ];
   const beardHair = Math.min(
-    hairShare(rgb, width, height, chin, skinRef),
-    (hairShare(rgb, width, height, jaw[0]!, skinRef) + hairShare(rgb, width, height, jaw[1]!, skinRef)) / 2,
+    hairShare(luma, rgb, chin, skinRef),
+    (hairShare(luma, rgb, jaw[0]!, skinRef) + hairShare(luma, rgb, jaw[1]!, skinRef)) / 2,
   );
   const beardCue = sigmoid(
     ((cheekLuma - chinStats.mean) / cheekLuma - 0.15) * 4 + (chinTexture - 1.5) * 0.8 + (beardHair - 0.3) * 6,
