@@ -50,9 +50,15 @@ async function latency(s: BenchStation, op: OperationId, tpl: string) {
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
+/**
+ * Requests per second with `clients` concurrent clients, and the cores the whole process kept busy
+ * meanwhile (CPU time of every thread over wall time: libvips and the collector work beside the
+ * workers, so one worker already uses more than one core).
+ */
 async function throughput(s: BenchStation, op: OperationId, tpl: string, clients: number) {
   let next = 0;
   const started = Date.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (next < CONCURRENT_REQUESTS) {
@@ -62,7 +68,9 @@ async function throughput(s: BenchStation, op: OperationId, tpl: string, clients
       }
     }),
   );
-  return CONCURRENT_REQUESTS / ((Date.now() - started) / 1000);
+  const seconds = (Date.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { rps: CONCURRENT_REQUESTS / seconds, cores: (used.user + used.system) / 1e6 / seconds };
 }
 
 const rows: Record<string, unknown>[] = [];
@@ -107,9 +115,11 @@ try {
         p50_ms: Math.round(lat.p50 * 10) / 10,
         p95_ms: Math.round(lat.p95 * 10) / 10,
         engine_extract_p50_ms: op === 'extractFace' ? Math.round(percentile(raw, 50) * 10) / 10 : '',
-        rps_1_worker: Math.round(rps1 * 10) / 10,
-        rps_2_workers: Math.round(rps2 * 10) / 10,
-        speedup: Math.round((rps2 / rps1) * 100) / 100,
+        rps_1_worker: Math.round(rps1.rps * 10) / 10,
+        rps_2_workers: Math.round(rps2.rps * 10) / 10,
+        speedup: Math.round((rps2.rps / rps1.rps) * 100) / 100,
+        cores_1_worker: Math.round(rps1.cores * 100) / 100,
+        cores_2_workers: Math.round(rps2.cores * 100) / 100,
       });
       console.error(`  ${label} ${op} listo`);
     }

@@ -25,11 +25,14 @@ export function open(key: Buffer, sealed: Uint8Array, associated: string): Buffe
   if (sealed.length < 1 + NONCE + TAG || sealed[0] !== VERSION) throw new SealError('dato cifrado con formato desconocido');
   const nonce = sealed.subarray(1, 1 + NONCE);
   const tag = sealed.subarray(sealed.length - TAG);
-  const decipher = createDecipheriv('aes-256-gcm', key, nonce);
+  const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG });
   decipher.setAAD(Buffer.from(associated, 'utf8'));
   decipher.setAuthTag(tag);
   try {
-    return Buffer.concat([decipher.update(sealed.subarray(1 + NONCE, sealed.length - TAG)), decipher.final()]);
+    // GCM's final() returns nothing and only checks the tag: the plaintext is update()'s.
+    const plaintext = decipher.update(sealed.subarray(1 + NONCE, sealed.length - TAG));
+    decipher.final();
+    return plaintext;
   } catch {
     throw new SealError('no se pudo descifrar un dato: la clave de la estación no es la que lo cifró, o el dato fue alterado');
   }

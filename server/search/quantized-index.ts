@@ -192,7 +192,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly qrot: Float64Array;
   private readonly c2: Uint8Array;
   private readonly c4: Int8Array;
-  private readonly crow: Int8Array;
+  private readonly crow: Uint8Array;
   private readonly qi16: Int16Array;
   private readonly lut: Int8Array;
   private readonly hashF: Float32Array;
@@ -238,7 +238,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.qrot = new Float64Array(this.dpad);
     this.c2 = new Uint8Array(this.dpad);
     this.c4 = new Int8Array(this.dpad);
-    this.crow = new Int8Array(this.dpad / 2);
+    this.crow = new Uint8Array(this.dpad / 2);
     this.hashF = new Float32Array(dim);
     this.hashI = new Int32Array(this.hashF.buffer);
     this.vectorFile = options.vectorFile;
@@ -440,14 +440,17 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     let cy4 = 0;
     let cc4 = 0;
     const step = STEP4 * sigma;
+    const inv = step > 0 ? 1 / step : 0;
+    // Branch-free: the signs of rotated coordinates are coin flips, which branches mispredict.
     for (let i = 0; i < d; i++) {
       const x = y[i]!;
-      const c = x < -t2 ? 0 : x < 0 ? 1 : x < t2 ? 2 : 3;
+      const c = Number(x >= -t2) + Number(x >= 0) + Number(x >= t2);
       c2[i] = c;
       const l = 2 * c - 3;
       cy2 += l * x;
       cc2 += l * l;
-      const n = step > 0 ? Math.max(-7, Math.min(7, Math.round(x / step))) : 0;
+      const r = Math.floor(x * inv + 0.5);
+      const n = r > 7 ? 7 : r < -7 ? -7 : r;
       c4[i] = n;
       cy4 += n * x;
       cc4 += n * n;
@@ -479,7 +482,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         c[g / 2 + 2 * i + 1] = (c4[g + 16 + i]! & 15) | ((c4[g + 24 + i]! & 15) << 4);
       }
     }
-    u8.set(new Uint8Array(c.buffer), this.codesAt + (row * d) / 2);
+    u8.set(c, this.codesAt + (row * d) / 2);
     f32[(this.scales2At >> 2) + row] = a2;
     f32[(this.scales4At >> 2) + row] = a4;
     f32[(this.errs2At >> 2) + row] = r2 / Math.sqrt(d);

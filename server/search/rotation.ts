@@ -29,15 +29,32 @@ export class Rotation {
     const n = this.dpad;
     for (let i = 0; i < this.dim; i++) out[i] = x[i]! * this.signs[i]!;
     out.fill(0, this.dim, n);
-    for (let h = 1; h < n; h <<= 1) {
-      for (let i = 0; i < n; i += h << 1) {
+    // Two butterfly stages per pass over the row (the same sums in the same order as one stage at
+    // a time, so the same bits), then a last single stage when log2(n) is odd.
+    let h = 1;
+    for (; h << 1 < n; h <<= 2) {
+      for (let i = 0; i < n; i += h << 2) {
         for (let j = i; j < i + h; j++) {
           const a = out[j]!;
           const b = out[j + h]!;
-          out[j] = a + b;
-          out[j + h] = a - b;
+          const c = out[j + 2 * h]!;
+          const d = out[j + 3 * h]!;
+          const s0 = a + b;
+          const d0 = a - b;
+          const s1 = c + d;
+          const d1 = c - d;
+          out[j] = s0 + s1;
+          out[j + h] = d0 + d1;
+          out[j + 2 * h] = s0 - s1;
+          out[j + 3 * h] = d0 - d1;
         }
       }
+    }
+    for (let j = 0; h < n && j < h; j++) {
+      const a = out[j]!;
+      const b = out[j + h]!;
+      out[j] = a + b;
+      out[j + h] = a - b;
     }
     for (let i = 0; i < n; i++) out[i]! *= this.norm;
     return out;
