@@ -51,10 +51,11 @@ export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]
     ) / cheekLuma;
   const glassesCue = sigmoid((bridgeEdges / cheekGrad - 1.6) * 1.5 + (rim - 0.06) * 40 + (bar - 0.06) * 40);
 
-  // Dark lenses: the eye regions far darker than the cheeks.
+  // Dark lenses: the eye regions far darker than the cheeks, where a frame is seen. Darkness
+  // alone also fires on eyes shaded by a brow, a cap's brim or a squint into the sun.
   const eyes = [lm.slice(36, 42), lm.slice(42, 48)].map((pts) => patch(centroid(pts), 0.55 * d, 0.32 * d));
   const eyeLuma = eyes.map((b) => regionStats(luma, b).mean).reduce((a, v) => a + v, 0) / 2;
-  const darkCue = sigmoid((0.55 - eyeLuma / cheekLuma) * 12);
+  const darkCue = sigmoid((0.55 - eyeLuma / cheekLuma) * 12) * Math.sqrt(glassesCue);
 
   // Moustache: between the nose base and the upper lip, darker than the cheeks.
   const lipTop = lm[51]![1];
