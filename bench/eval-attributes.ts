@@ -42,7 +42,7 @@ await engine.ready();
 const analyses = await analyzeFiles(
   engine,
   list.map((i) => i.file),
-  { ...ANALYZE_FOR_EVAL, embedding: false, traits: true },
+  { ...ANALYZE_FOR_EVAL, embedding: false, traits: true, ageGender: true },
 );
 // faces-lfw has no attribute labels, but its glasses are of other kinds than CelebA's (one man's
 // thin rimless frames in 10 photos): the glasses score per person shows whether the cue carries over.
@@ -50,7 +50,7 @@ const lfw = folderPerPerson(path.join(FIXTURES, 'faces-lfw'));
 const lfwAnalyses = await analyzeFiles(
   engine,
   lfw.map((i) => i.file),
-  { ...ANALYZE_FOR_EVAL, embedding: false, traits: true },
+  { ...ANALYZE_FOR_EVAL, embedding: false, traits: true, ageGender: true },
 );
 await engine.close();
 

@@ -83,6 +83,10 @@ describe('extraer-datos-rostro-UI', () => {
       },
     });
     expect(off.properties).toMatchObject({ age: null, gender: null, emotion: null, expression: null, traits: null });
+    // The facial-hair traits weigh the gender estimate even when it is not reported.
+    const traitsOnly = props(await call('extractFace', { template, parametros: { detectAge: false, detectGender: false } }));
+    expect(traitsOnly).toMatchObject({ age: null, gender: null });
+    expect(traitsOnly.traits!.beard).toBe(props(await call('extractFace', { template })).traits!.beard);
     const small = await call('extractFace', { template, parametros: { minIOD: 500 } });
     expect(small).toMatchObject({ status: 'FACE_TOO_SMALL', motivo: expect.stringMatching(/minIOD 500/) });
     const turned = await call('extractFace', { template, parametros: { maxYaw: 5 } });

@@ -242,7 +242,8 @@ export function faceOperations(deps: {
 function extractOptions(params: ExtractParameters): AnalyzeOptions {
   return {
     embedding: true,
-    ageGender: params.detectAge || params.detectGender,
+    // The facial-hair traits weigh the gender estimate (reported only when asked for).
+    ageGender: params.detectAge || params.detectGender || params.detectTraitsAndActions,
     emotion: params.detectEmotion || params.detectExpression,
     presentation: false,
     traits: params.detectTraitsAndActions,

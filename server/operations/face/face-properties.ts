@@ -50,6 +50,10 @@ export function traitsOf(
   const lookingUpward = face.pitch >= pose.lookingUpwardsPitchAngle;
   const lookingDownward = face.pitch <= pose.lookingDownwardsPitchAngle;
   const cues = face.cues;
+  // Facial hair: the cues are evidence of a beard on a face read as a man's; weighed by that
+  // reading (when the gender model ran), a woman's shadowed chin or framing hair is not a beard.
+  // A woman's facial hair is under-reported by this prior (docs/face-engine.md).
+  const facialHairPrior = face.gender ? (face.gender.type === 'MALE' ? face.gender.score : 1 - face.gender.score) : 1;
   return {
     ambosOjosCerrados: leftClosed && rightClosed,
     leftEyeClosed: leftClosed,
@@ -59,11 +63,11 @@ export function traitsOf(
     lookingLeft,
     lookingRight,
     lookingUpward,
-    beard: cues ? pct(cues.beard) : 0,
+    beard: cues ? pct(cues.beard * facialHairPrior) : 0,
     darkGlasses: cues ? pct(cues.darkGlasses) : 0,
     glasses: cues ? pct(Math.max(cues.glasses, cues.darkGlasses)) : 0,
     hat: cues ? pct(cues.hat) : 0,
-    mustache: cues ? pct(cues.mustache) : 0,
+    mustache: cues ? pct(cues.mustache * facialHairPrior) : 0,
     openMouth: pct(mouthOpenness(face.mouthOpenness)),
   };
 }
