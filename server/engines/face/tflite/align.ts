@@ -49,3 +49,17 @@ export function similarity(from: readonly Point[], to: readonly Point[]): Homogr
   const b = cross / norm;
   return [a, -b, ct[0] - a * cf[0] + b * cf[1], b, a, ct[1] - b * cf[0] - a * cf[1], 0, 0, 1];
 }
+
+/**
+ * The five template points from Human's face mesh (MediaPipe's 468-point topology): iris centres
+ * when the iris model ran, else the middle of each eye's corners; nose tip (1); mouth corners (61,
+ * 291). Image left first. Null without a full mesh.
+ */
+export function meshFivePoints(mesh: readonly Point[], irises: readonly [Point, Point] | null): Point[] | null {
+  if (mesh.length < 468) return null;
+  const eyes = irises ? [irises[0], irises[1]] : [centroid([mesh[33]!, mesh[133]!]), centroid([mesh[362]!, mesh[263]!])];
+  const byX = (a: Point, b: Point) => a[0] - b[0];
+  eyes.sort(byX);
+  const mouth = [mesh[61]!, mesh[291]!].sort(byX);
+  return [eyes[0]!, eyes[1]!, mesh[1]!, mouth[0]!, mouth[1]!];
+}

@@ -5,7 +5,7 @@ import type { RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
 import type { Box, Point } from '../../../imaging/shapes.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
-import { ARCFACE_TEMPLATE_112, fivePoints, similarity } from './align.js';
+import { ARCFACE_TEMPLATE_112, similarity } from './align.js';
 import { TfliteExecutor } from './executor.js';
 import { readTflite } from './model.js';
 
@@ -37,27 +37,21 @@ export class ExpoFaceModels {
   }
 
   /**
-   * 192-d embeddings, L2-normalised. The model's batch is two: the crop and its mirror image run
-   * together; `flipped` is their sum (flip averaging), `own` the crop's alone.
+   * 192-d embeddings of two 112x112 crops, each L2-normalised: the model's batch is two (the
+   * package runs a face and its mirror image together).
    */
-  async embed(crop: Uint8Array): Promise<{ own: Float32Array; flipped: Float32Array }> {
+  async embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
     const size = 112;
-    const input = new Float32Array(2 * size * size * 3);
-    for (let y = 0; y < size; y++) {
-      for (let x = 0; x < size; x++) {
-        for (let c = 0; c < 3; c++) {
-          // MyUtil.normalizeImage: (v - 127.5) / 128, RGB.
-          const v = (crop[(y * size + x) * 3 + c]! - 127.5) / 128;
-          input[(y * size + x) * 3 + c] = v;
-          input[size * size * 3 + (y * size + (size - 1 - x)) * 3 + c] = v;
-        }
-      }
+    const n = size * size * 3;
+    const input = new Float32Array(2 * n);
+    // MyUtil.normalizeImage: (v - 127.5) / 128, RGB.
+    for (let i = 0; i < n; i++) {
+      input[i] = (a[i]! - 127.5) / 128;
+      input[n + i] = (b[i]! - 127.5) / 128;
     }
     const [out] = await this.faceNet.run([input]);
     const dim = out!.length / 2;
-    const own = l2normalize(out!.slice(0, dim));
-    const mirror = l2normalize(out!.slice(dim));
-    return { own, flipped: l2normalize(own.map((v, i) => v + mirror[i]!)) };
+    return [l2normalize(out!.slice(0, dim)), l2normalize(out!.slice(dim))];
   }
 
   /**
@@ -83,8 +77,9 @@ export class ExpoFaceModels {
 }
 
 /** The 112x112 ArcFace-aligned crop from face-api's 68 landmarks. */
-export function arcfaceCrop(frame: RgbImage, landmarks68: readonly Point[]): Uint8Array {
-  const h = similarity(ARCFACE_TEMPLATE_112, fivePoints(landmarks68));
+/** The 112x112 ArcFace crop placed by five points (eyes, nose tip, mouth corners, image left first). */
+export function arcfaceCrop(frame: RgbImage, five: readonly Point[]): Uint8Array {
+  const h = similarity(ARCFACE_TEMPLATE_112, five);
   return warpPerspective(frame.rgb, frame.width, frame.height, h, 112, 112, 0);
 }
 
@@ -100,4 +95,20 @@ export function l2normalize(v: Float32Array): Float32Array {
   for (const x of v) n += x * x;
   const inv = 1 / Math.sqrt(Math.max(n, 1e-10));
   return v.map((x) => x * inv);
+}
+
+/** A crop mirrored left to right (packed RGB, square `size`). */
+export function mirrored(crop: Uint8Array, size = 112): Uint8Array {
+  const out = new Uint8Array(crop.length);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++)
+      out.set(crop.subarray((y * size + x) * 3, (y * size + x) * 3 + 3), (y * size + size - 1 - x) * 3);
+  return out;
+}
+
+/** The normalised sum of unit vectors: one template from several views of a face. */
+export function meanDirection(...vectors: Float32Array[]): Float32Array {
+  const out = new Float32Array(vectors[0]!.length);
+  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i]! += v[i]!;
+  return l2normalize(out);
 }

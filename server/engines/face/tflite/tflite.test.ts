@@ -6,7 +6,7 @@ import { packageRoot } from '../../../version.js';
 import { MATCHING_ANALYSIS } from '../analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
 import type { MajorFace } from '../types.js';
-import { ARCFACE_TEMPLATE_112, similarity } from './align.js';
+import { ARCFACE_TEMPLATE_112, meshFivePoints, similarity } from './align.js';
 import { halfToFloat, TfliteExecutor } from './executor.js';
 import { EXPO_MODELS_DIR } from './expo-models.js';
 import { readTflite } from './model.js';
@@ -79,6 +79,38 @@ describe('TFLite reader', () => {
     expect(h[3]).toBeCloseTo(scale * Math.sin(angle), 6);
     expect(h[2]).toBeCloseTo(40, 6);
     expect(h[5]).toBeCloseTo(-7, 6);
+  });
+
+  it('takes the five points from the face mesh, image left first, iris centres when present', () => {
+    const mesh: [number, number][] = Array.from({ length: 468 }, () => [0, 0]);
+    // A subject whose right eye (mesh 33/133) is on the image's right: the points must be reordered.
+    mesh[33] = [90, 40];
+    mesh[133] = [70, 40];
+    mesh[362] = [40, 42];
+    mesh[263] = [20, 42];
+    mesh[1] = [55, 60];
+    mesh[61] = [75, 80];
+    mesh[291] = [35, 80];
+    expect(meshFivePoints(mesh, null)).toEqual([
+      [30, 42],
+      [80, 40],
+      [55, 60],
+      [35, 80],
+      [75, 80],
+    ]);
+    expect(
+      meshFivePoints(mesh, [
+        [81, 39],
+        [31, 41],
+      ]),
+    ).toEqual([
+      [31, 41],
+      [81, 39],
+      [55, 60],
+      [35, 80],
+      [75, 80],
+    ]);
+    expect(meshFivePoints(mesh.slice(0, 100), null)).toBeNull();
   });
 });
 

@@ -10,8 +10,9 @@ import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
 import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
-import { FACEAPI_MODEL_ID } from '../face-model.js';
-import { arcfaceCrop, boxCrop, ExpoFaceModels } from '../tflite/expo-models.js';
+import { FACEAPI_MODEL_ID, MOBILEFACENET_FLIP_ID, MOBILEFACENET_ONE_CROP_ID } from '../face-model.js';
+import { fivePoints, meshFivePoints } from '../tflite/align.js';
+import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
 import {
   fileUrlOfDir,
@@ -176,6 +177,9 @@ export class FaceRuntime {
       const landmarks68: Point[] = lm.positions.map((p) => [p.x + faceBox.x, p.y + faceBox.y]);
       lap('landmarks');
 
+      const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
+      const irisA = hf.annotations.leftEyeIris?.[0];
+      const irisB = hf.annotations.rightEyeIris?.[0];
       let embedding: Float32Array | null = null;
       const alternativeEmbeddings: Record<string, Float32Array> = {};
       let age: number | null = null;
@@ -189,9 +193,28 @@ export class FaceRuntime {
               await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned),
             );
           if (options.embedding) {
-            const mfn = await this.expo.embed(arcfaceCrop(work, landmarks68));
-            embedding = mfn.flipped;
-            if (options.alternatives) alternativeEmbeddings['mobilefacenet192-arcface'] = mfn.own;
+            // Two ArcFace crops placed by two independent landmark models (face-api's 68 points,
+            // Human's mesh and irises), their embeddings averaged: each crop's alignment error
+            // partly cancels (docs/face-engine.md). Without a mesh, the 68-point crop twice.
+            const dlibFive = fivePoints(landmarks68);
+            const meshFive =
+              meshFivePoints(
+                mesh,
+                irisA && irisB
+                  ? [
+                      [irisA[0], irisA[1]],
+                      [irisB[0], irisB[1]],
+                    ]
+                  : null,
+              ) ?? dlibFive;
+            const dlibCrop = arcfaceCrop(work, dlibFive);
+            const [byDlib, byMesh] = await this.expo.embedPair(dlibCrop, arcfaceCrop(work, meshFive));
+            embedding = meanDirection(byDlib, byMesh);
+            if (options.alternatives) {
+              alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
+              const [, mirror] = await this.expo.embedPair(dlibCrop, mirrored(dlibCrop));
+              alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, mirror);
+            }
           }
           lap('embedding');
           if (options.ageGender) {
@@ -205,10 +228,7 @@ export class FaceRuntime {
         }
       }
 
-      const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
       // Iris centres when the iris model ran, eye-contour centres otherwise; the subject's left eye has the larger x.
-      const irisA = hf.annotations.leftEyeIris?.[0];
-      const irisB = hf.annotations.rightEyeIris?.[0];
       const eyeA: Point = irisA ? [irisA[0], irisA[1]] : centroid(landmarks68.slice(42, 48));
       const eyeB: Point = irisB ? [irisB[0], irisB[1]] : centroid(landmarks68.slice(36, 42));
       const [leftEye, rightEye] = eyeA[0] >= eyeB[0] ? [eyeA, eyeB] : [eyeB, eyeA];
