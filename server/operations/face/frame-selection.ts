@@ -25,11 +25,11 @@ export type ProbeSelection =
 /**
  * Frames of one capture must show one person. A live sequence turns the head and passes through
  * dark or motion-blurred frames on purpose (liveness wants motion), and such a frame can score like
- * a stranger (seen on a loaded station, in the refusals' `motivo`: a dark frontal frame against a
- * 20° turn at confidence 33.6, a ghosted frame against the sharpest at 21.8, with the previous
- * descriptor; the fixtures video/slow-capture-* and blurred-capture-*). So the frames vote: the frame that agrees
- * with the most others (FMR 1e-2 per pair) anchors the identity, the frames that agree with it are
- * used, and the others are set aside. Without a strict majority for one person the template is
+ * a stranger (seen on a loaded station with the previous descriptor, in the refusals' `motivo`: a
+ * dark frontal frame against a 20° turn at confidence 33.6, a ghosted frame against the sharpest at
+ * 21.8; the fixtures video/slow-capture-* and blurred-capture-*). So the frames vote: the frame
+ * that agrees with the most others (FMR 1e-2 per pair) anchors the identity, the frames that agree
+ * with it are used, and the others (a frame of someone else, too) are set aside. Without a strict majority for one person the template is
  * refused: two photos of two people never enroll either.
  */
 export const INTRATEMPLATE_MIN_CONFIDENCE = thresholdForFmr(1e-2);

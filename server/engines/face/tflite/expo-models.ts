@@ -76,7 +76,6 @@ export class ExpoFaceModels {
   }
 }
 
-/** The 112x112 ArcFace-aligned crop from face-api's 68 landmarks. */
 /** The 112x112 ArcFace crop placed by five points (eyes, nose tip, mouth corners, image left first). */
 export function arcfaceCrop(frame: RgbImage, five: readonly Point[]): Uint8Array {
   const h = similarity(ARCFACE_TEMPLATE_112, five);
