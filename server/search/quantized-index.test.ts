@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dot, normalize } from '../matching/similarity.js';
 import { EmbeddingIndex } from './embedding-index.js';
-import { QuantizedEmbeddingIndex } from './quantized-index.js';
+import { QuantizedEmbeddingIndex, selectNth } from './quantized-index.js';
 import { kernelModule, instantiateKernel, wasm } from './wasm-kernel.js';
 import { seededRandom as rng } from '../../test/random.js';
 
@@ -163,10 +163,11 @@ describe('QuantizedEmbeddingIndex', () => {
     });
   }
 
-  it('scans on two threads with the same result', async () => {
+  it('scans on two threads with the same result, the long 4-bit list scored on both', async () => {
     const dim = 128;
     const one = new QuantizedEmbeddingIndex(dim);
-    const two = await QuantizedEmbeddingIndex.create(dim, { threads: 2, parallelFrom: 0 });
+    // 2048 rows kept per thread: the list scored at 4 bits is long enough to be split.
+    const two = await QuantizedEmbeddingIndex.create(dim, { threads: 2, parallelFrom: 0, firstPass: 2048 });
     expect(two.threads).toBe(2);
     for (const [id, list] of gallery(5, 2000, dim)) {
       one.set(id, list);
@@ -176,6 +177,7 @@ describe('QuantizedEmbeddingIndex', () => {
     for (let i = 0; i < 20; i++) {
       const probe = randomVec(r, dim);
       expectSame(two.search(probe, 10), one.search(probe, 10));
+      expect(two.lastSearch.refinedRows).toBeGreaterThanOrEqual(2048);
     }
     await two.close();
   });
@@ -300,4 +302,23 @@ describe('QuantizedEmbeddingIndex', () => {
       await b.close();
     });
   }
+});
+
+describe('selectNth', () => {
+  it('finds the k-th smallest value and leaves no larger value before it, duplicates included', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 1 + Math.floor(rnd() * 300);
+      // Few distinct values in some trials: ties are the hard case for the partition.
+      const levels = trial % 2 ? 5 : 1000;
+      const a = Float32Array.from({ length: n }, () => Math.floor(rnd() * levels) - levels / 2);
+      const sorted = a.slice().sort();
+      const k = Math.floor(rnd() * n);
+      const copy = a.slice();
+      expect(selectNth(copy, k)).toBe(sorted[k]);
+      for (let i = 0; i < k; i++) expect(copy[i]).toBeLessThanOrEqual(sorted[k]!);
+      expect(copy.slice().sort()).toEqual(sorted);
+    }
+  });
 });

@@ -90,6 +90,10 @@ const C_FLOOR = 14; // a float32, through a Float32Array view of the control wor
 const C_ERRS = 15;
 const C_ESCALE = 16; // a float32, as C_FLOOR
 const WORKER_TIMEOUT_MS = 2000;
+/** C_MODE of a worker task that scores a list at 4 bits (scanShard's modes are 0-2). */
+const LIST_MODE = 3;
+/** Lists shorter than this are scored by the caller's thread alone (a worker round trip costs ~0.1 ms). */
+const PARALLEL_LIST = 2048;
 
 const SNAPSHOT_MAGIC = 'ENRIDX06';
 const SNAPSHOT_HEADER = 64;
@@ -124,11 +128,39 @@ for (;;) {
   if (g === seen) continue;
   seen = g;
   if (Atomics.load(c, ${C_STOP})) break;
-  c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_MODE}], f[${C_FLOOR}], c[${C_ERRS}], f[${C_ESCALE}]);
+  if (c[${C_MODE}] === ${LIST_MODE}) kernel.scoreI4List(c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_OUT}]);
+  else c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_MODE}], f[${C_FLOOR}], c[${C_ERRS}], f[${C_ESCALE}]);
   Atomics.store(c, ${C_DONE}, g);
   Atomics.notify(c, ${C_DONE});
 }
 `;
+}
+
+/**
+ * The value that would sit at index `k` if `a` were sorted ascending, with every value before
+ * index k at most it (Hoare's selection, in place). `a` holds no NaN.
+ */
+export function selectNth(a: Float32Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k]!;
 }
 
 /** FNV-1a over a float row's bits: each re-ranked row read back from disk is checked against it. */
@@ -753,22 +785,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       new Float32Array(control.buffer)[C_FLOOR] = floor;
       control[C_ERRS] = this.errs2At;
       new Float32Array(control.buffer)[C_ESCALE] = this.eScale;
-      const gen = Atomics.add(control, C_GEN, 1) + 1;
-      Atomics.notify(control, C_GEN);
+      const gen = this.startWorkerTask(control);
       collect(this.resAt, scan(0, half, this.outAt, this.resAt));
-      const deadline = performance.now() + WORKER_TIMEOUT_MS;
-      let done = Atomics.load(control, C_DONE);
-      while (done !== gen && performance.now() < deadline) {
-        Atomics.wait(control, C_DONE, done, 50);
-        done = Atomics.load(control, C_DONE);
-      }
-      if (done === gen) {
-        collect(res1, control[C_COUNT]!);
-      } else {
-        // The worker is stuck or gone: scan its shard here and carry on alone.
-        this.dropWorker();
-        collect(res1, scan(half, end, this.outAt, res1));
-      }
+      if (this.workerFinished(control, gen)) collect(res1, control[C_COUNT]!);
+      // The worker is stuck or gone: scan its shard here and carry on alone.
+      else collect(res1, scan(half, end, this.outAt, res1));
     } else {
       collect(this.resAt, scan(0, end, this.outAt, this.resAt));
     }
@@ -802,6 +823,26 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
    * sqrt(dpad)): an upper bound of its exact score but with a negligible chance. Keeps the `keep`
    * highest bounds; returns the highest bound left out (in score units).
    */
+  /** Hands the task set in the control words to the scan worker; its generation. */
+  private startWorkerTask(control: Int32Array): number {
+    const gen = Atomics.add(control, C_GEN, 1) + 1;
+    Atomics.notify(control, C_GEN);
+    return gen;
+  }
+
+  /** Waits for the worker's task `gen`; false (and the worker dropped) when it is stuck or gone. */
+  private workerFinished(control: Int32Array, gen: number): boolean {
+    const deadline = performance.now() + WORKER_TIMEOUT_MS;
+    let done = Atomics.load(control, C_DONE);
+    while (done !== gen && performance.now() < deadline) {
+      Atomics.wait(control, C_DONE, done, 50);
+      done = Atomics.load(control, C_DONE);
+    }
+    if (done === gen) return true;
+    this.dropWorker();
+    return false;
+  }
+
   private refine(candidates: Int32Array, keep: number, s16: number): { rows: Int32Array; cutoff: number } {
     const n = candidates.length;
     const buffer = this.memory.buffer;
@@ -809,14 +850,34 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const listAt = this.resAt;
     const scoresAt = this.resAt + THREADS_MAX * MAX_KEEP * 4;
     new Int32Array(buffer, listAt, n).set(candidates);
-    this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, n, scoresAt);
+    const control = this.control;
+    if (control && n >= PARALLEL_LIST) {
+      // Random reads of 4-bit rows: the worker scores the second half of the list meanwhile.
+      const half = n >> 1;
+      control[C_MODE] = LIST_MODE;
+      control[C_Q] = this.probeAt;
+      control[C_ROWS] = this.codesAt;
+      control[C_SCALES] = this.scales4At;
+      control[C_START] = listAt + half * 4;
+      control[C_END] = n - half;
+      control[C_OUT] = scoresAt + half * 4;
+      const gen = this.startWorkerTask(control);
+      this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, half, scoresAt);
+      if (!this.workerFinished(control, gen))
+        this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt + half * 4, n - half, scoresAt + half * 4);
+    } else {
+      this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, n, scoresAt);
+    }
     if (n <= keep) return { rows: candidates, cutoff: -Infinity };
     const scores = new Float32Array(buffer, scoresAt, n);
     const m = this.margin / Math.sqrt(this.dpad);
     const bound = new Float32Array(n);
     for (let i = 0; i < n; i++) bound[i] = scores[i]! / s16 + m * this.rowErr4[candidates[i]!]!;
-    const sorted = bound.slice().sort();
-    const thr = sorted[n - keep]!;
+    // The keep-th largest bound and the largest below it, by selection (no sort of the list).
+    const order = bound.slice();
+    const thr = selectNth(order, n - keep);
+    let cutoff = -Infinity;
+    for (let i = 0; i < n - keep; i++) cutoff = Math.max(cutoff, order[i]!);
     let ties = keep;
     for (let i = 0; i < n; i++) if (bound[i]! > thr) ties--;
     const rows = new Int32Array(keep);
@@ -825,7 +886,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       const b = bound[i]!;
       if (b > thr || (b === thr && ties-- > 0)) rows[w++] = candidates[i]!;
     }
-    return { rows, cutoff: sorted[n - keep - 1]! };
+    return { rows, cutoff };
   }
 
   /** Exact cosine over every sample of each person in the shortlist; the `k` best persons. */
