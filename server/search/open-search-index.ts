@@ -65,6 +65,11 @@ export async function openSearchIndex(
   const labelAt = (stamp: string | null) => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp });
   const fromStore = (index: QuantizedEmbeddingIndex) =>
     store.forEachEmbedding(options.modelId, (idPersona, embedding) => index.add(idPersona, embedding));
+  // At start, the store may open the samples on another thread while this one codes them.
+  const streamFromStore = async (index: QuantizedEmbeddingIndex) => {
+    if (!store.streamEmbeddings) return fromStore(index);
+    await store.streamEmbeddings(options.modelId, (ids, embeddings) => ids.forEach((id, i) => index.add(id, embeddings[i]!)));
+  };
 
   let index = await create();
   let source: OpenedSearchIndex['source'] = 'store';
@@ -87,7 +92,7 @@ export async function openSearchIndex(
       index = await create();
     }
   }
-  if (source === 'store') fromStore(index);
+  if (source === 'store') await streamFromStore(index);
   const readyMs = performance.now() - started;
   options.logger?.info(
     { source, caughtUp, persons: index.personCount, samples: index.sampleCount, ms: Math.round(readyMs) },

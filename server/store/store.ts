@@ -16,6 +16,11 @@ export interface StationStore {
   /** Every stored embedding of one recognition model, for the search index. */
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void;
   /**
+   * The same rows in batches, opened off the caller's thread while it works on the previous
+   * batch: the bulk read of a start-up rebuild. Optional: callers fall back to `forEachEmbedding`.
+   */
+  streamEmbeddings?(modelId: string, visit: (ids: string[], embeddings: Float32Array[]) => void): Promise<void>;
+  /**
    * Changes whenever any sample is added, removed or changed, in the same transaction: the search
    * index's snapshot is trusted only at the stamp it was saved at. Optional: without it the index
    * is always rebuilt from `forEachEmbedding` at start.

@@ -31,6 +31,38 @@ describe('SQLite station store', () => {
     db.close();
   });
 
+  it('streams the same embeddings as it iterates, in batches opened on another thread; a tampered one names its person', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-store-'));
+    const store = openSqliteStore(dir, key);
+    // More than one batch of 2048, with a person of two samples and one of another model between.
+    for (let p = 0; p < 2100; p++)
+      store.enrollPerson(`p${p}`, p === 7 ? [sample(p), sample(p + 1)] : [sample(p)], { replace: false });
+    store.enrollPerson('other', [{ ...sample(1), modelId: 'other-model@1' }], { replace: false });
+    const iterated: [string, number[]][] = [];
+    store.forEachEmbedding('test-model@1', (id, e) => iterated.push([id, Array.from(e)]));
+    const streamed: [string, number[]][] = [];
+    await store.streamEmbeddings!('test-model@1', (ids, embeddings) =>
+      ids.forEach((id, i) => streamed.push([id, Array.from(embeddings[i]!)])),
+    );
+    expect(streamed.length).toBe(2101);
+    expect(streamed).toEqual(iterated);
+    store.close();
+
+    const db = new Database(path.join(dir, DATABASE_FILE));
+    const row = db.prepare("SELECT id, embedding FROM face_samples WHERE id_persona = 'p2050'").get() as {
+      id: number;
+      embedding: Buffer;
+    };
+    row.embedding[20]! ^= 1;
+    db.prepare('UPDATE face_samples SET embedding = ? WHERE id = ?').run(row.embedding, row.id);
+    db.close();
+    const reopened = openSqliteStore(dir, key);
+    await expect(reopened.streamEmbeddings!('test-model@1', () => undefined)).rejects.toMatchObject({
+      message: expect.stringMatching(/p2050 ilegible/),
+    });
+    reopened.close();
+  });
+
   it('enrolls, adds and replaces samples, lists by prefix and deletes every trace', () => {
     const store = openSqliteStore(mkdtempSync(path.join(tmpdir(), 'enrolla-store-')), key);
     expect(store.enrollPerson('30111222', [sample(1)], { replace: false })).toEqual({ created: true, samples: 1 });

@@ -14,6 +14,7 @@ import {
   type TokenRecord,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
+import { streamUnsealed } from './stream-embeddings.js';
 
 export const DATABASE_FILE = 'enrolla.db';
 
@@ -175,6 +176,9 @@ class SqliteStore implements StationStore {
       embeddingsOf: db.prepare<[string], { id_persona: string; embedding: Buffer }>(
         'SELECT id_persona, embedding FROM face_samples WHERE model_id = ? ORDER BY id',
       ),
+      embeddingPage: db.prepare<[string, number, number], { id: number; id_persona: string; embedding: Buffer }>(
+        'SELECT id, id_persona, embedding FROM face_samples WHERE model_id = ? AND id > ? ORDER BY id LIMIT ?',
+      ),
       countPersons: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM persons'),
       galleryVersion: db.prepare<[], { gallery_id: string; version: number }>(
         'SELECT gallery_id, version FROM gallery_version WHERE id = 1',
@@ -311,6 +315,10 @@ class SqliteStore implements StationStore {
     for (const row of this.q.embeddingsOf.iterate(modelId)) {
       visit(row.id_persona, blobToFloats(this.unseal(row.embedding, row.id_persona, 'embedding')));
     }
+  }
+
+  streamEmbeddings(modelId: string, visit: (ids: string[], embeddings: Float32Array[]) => void): Promise<void> {
+    return streamUnsealed(this.key, (after, limit) => this.q.embeddingPage.all(modelId, after, limit), visit);
   }
 
   countPersons(): number {
