@@ -293,7 +293,9 @@ async function main() {
   ]);
   const dir = path.join(packageRoot(), 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  const out = path.join(dir, `identify-${N}${DIM === EMBEDDING_DIM ? '' : `-d${DIM}`}.json`);
+  // A start-up run is named by the store it measured (its search figures are of the small --gallery).
+  const name = STARTUP ? `startup-${STORE_PERSONS}` : String(N);
+  const out = path.join(dir, `identify-${name}${DIM === EMBEDDING_DIM ? '' : `-d${DIM}`}.json`);
   writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
   console.log(`-> ${path.relative(packageRoot(), out)}`);
 }
