@@ -24,28 +24,25 @@ export async function streamUnsealed(
 ): Promise<void> {
   const worker = new Worker(workerScript(import.meta.url, 'unseal-worker'), { workerData: { key: new Uint8Array(key) } });
   // The worker answers in the order it is asked.
-  const pending: { ids: string[]; resolve: (reply: UnsealResponse) => void }[] = [];
+  const pending: ((reply: UnsealResponse) => void)[] = [];
   const inFlight: Promise<UnsealResponse>[] = [];
   const batches: string[][] = [];
   let gone: string | null = null;
   const failAll = (message: string) => {
     gone ??= message;
-    for (const p of pending.splice(0)) p.resolve({ seq: -1, ok: false, idPersona: '', error: message });
+    for (const resolve of pending.splice(0)) resolve({ ok: false, idPersona: '', error: message });
   };
-  worker.on('message', (reply: UnsealResponse) => pending.shift()?.resolve(reply));
+  worker.on('message', (reply: UnsealResponse) => pending.shift()?.(reply));
   worker.on('error', (error) => failAll(error.message));
   worker.on('exit', () => failAll('el hilo que abre las muestras terminó'));
   const send = (ids: string[], bytes: Uint8Array<ArrayBuffer>, ends: Int32Array<ArrayBuffer>) => {
     batches.push(ids);
     inFlight.push(
       gone
-        ? Promise.resolve({ seq: -1, ok: false, idPersona: '', error: gone })
+        ? Promise.resolve({ ok: false, idPersona: '', error: gone })
         : new Promise((resolve) => {
-            pending.push({ ids, resolve });
-            worker.postMessage({ seq: batches.length - 1, ids, bytes, ends } satisfies UnsealRequest, [
-              bytes.buffer,
-              ends.buffer,
-            ]);
+            pending.push(resolve);
+            worker.postMessage({ ids, bytes, ends } satisfies UnsealRequest, [bytes.buffer, ends.buffer]);
           }),
     );
   };

@@ -5,7 +5,6 @@ import { sampleAad } from '../../../crypto/sample-sealing.js';
 import { open } from '../../../crypto/sealed.js';
 
 export interface UnsealRequest {
-  seq: number;
   ids: string[];
   /** The sealed values one after the other; value i spans ends[i - 1] (or 0) to ends[i]. */
   bytes: Uint8Array;
@@ -17,14 +16,14 @@ export interface UnsealRequest {
  * the person whose sample would not open.
  */
 export type UnsealResponse =
-  | { seq: number; ok: true; floats: Float32Array; ends: Int32Array }
-  | { seq: number; ok: false; idPersona: string; error: string };
+  | { ok: true; floats: Float32Array; ends: Int32Array }
+  | { ok: false; idPersona: string; error: string };
 
 const port = parentPort!;
 const { key } = workerData as { key: Uint8Array };
 const keyBuffer = Buffer.from(key);
 
-port.on('message', ({ seq, ids, bytes, ends }: UnsealRequest) => {
+port.on('message', ({ ids, bytes, ends }: UnsealRequest) => {
   let i = 0;
   try {
     const plain: Buffer[] = [];
@@ -40,8 +39,8 @@ port.on('message', ({ seq, ids, bytes, ends }: UnsealRequest) => {
       at += p.byteLength;
       floatEnds[k] = at / 4;
     });
-    port.postMessage({ seq, ok: true, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
+    port.postMessage({ ok: true, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
   } catch (error) {
-    port.postMessage({ seq, ok: false, idPersona: ids[i] ?? '', error: (error as Error).message } satisfies UnsealResponse);
+    port.postMessage({ ok: false, idPersona: ids[i] ?? '', error: (error as Error).message } satisfies UnsealResponse);
   }
 });
