@@ -56,7 +56,7 @@ await engine.close();
 
 const scored = list.flatMap((image, i) => {
   const face = analyses[i]?.major;
-  return face ? [{ image, traits: traitsOf(face, params) }] : [];
+  return face ? [{ image, face, traits: traitsOf(face, params) }] : [];
 });
 
 const rows = TRAITS.map((trait) => {
@@ -76,6 +76,26 @@ printTable(rows);
 console.log(
   `\n${scored.length} of ${list.length} photos with a face; AUC = chance a labelled photo outscores an unlabelled one.`,
 );
+
+// Why facial hair is weighed by the gender estimate: who the highest-scoring false alarms are,
+// by the image cue alone and as reported (CelebA's Male label).
+const TOP = 12;
+const facialHair = (['beard', 'mustache'] as const).map((trait) => {
+  const negatives = scored.filter(({ image }) => !LABELS[trait](image));
+  const womenAmongTop = (score: (s: (typeof scored)[number]) => number) =>
+    [...negatives]
+      .sort((a, b) => score(b) - score(a))
+      .slice(0, TOP)
+      .filter(({ image }) => image.attributes.Male !== 1).length;
+  return {
+    trait,
+    positives_women: scored.filter(({ image }) => LABELS[trait](image) && image.attributes.Male !== 1).length,
+    [`women_in_top_${TOP}_negatives_cue_alone`]: womenAmongTop((s) => s.face.cues?.[trait] ?? 0),
+    [`women_in_top_${TOP}_negatives_reported`]: womenAmongTop((s) => s.traits[trait]),
+  };
+});
+console.log('\nbeard y mustache: mujeres entre las falsas alarmas de mayor puntaje');
+printTable(facialHair);
 
 const lfwGlasses = new Map<string, number[]>();
 lfw.forEach((image, i) => {
@@ -102,6 +122,7 @@ writeFileSync(
       faces: scored.length,
       note: 'CelebA labels; darkGlasses against hand labels of its Eyeglasses photos (bench/lib/dark-glasses-labels.ts)',
       attributes: Object.fromEntries(rows.map(({ trait, ...r }) => [trait, r])),
+      facial_hair_false_alarms: facialHair,
       lfw_glasses_by_person: lfwRows,
     },
     null,

@@ -68,6 +68,13 @@ for (const file of ['image_T1.jpg', 'image_T2.jpg', 'image_F1.jpg', 'image_F2.jp
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const medianSides = (frames: readonly UsableFrame[]): Record<string, number> =>
+  Object.fromEntries(
+    (['left', 'right', 'top', 'bottom'] as const).map((side) => [
+      side,
+      median(frames.map((f) => f.face.presentation?.sides[side] ?? 0)),
+    ]),
+  );
 
 const engine = startEngine();
 await engine.ready();
@@ -79,6 +86,8 @@ const results: {
   attack: number;
   rejected: boolean;
   cues: Record<string, number>;
+  /** The framing cue's line coverage on each side of the face, median over the frames. */
+  framingSides: Record<string, number>;
   /** FaceAntiSpoofing score per frame with a face, and its median over the sequence. */
   spoofModelFrames: number[];
   spoofModel: number;
@@ -102,6 +111,7 @@ for (const c of cases) {
     attack: verdict?.attackConfidence ?? NaN,
     rejected: verdict ? verdict.attackConfidence >= THRESHOLD : false,
     cues: verdict?.cues ?? {},
+    framingSides: medianSides(usable),
     spoofModelFrames,
     spoofModel,
     spoofModelRejected: spoofModel >= SPOOF_MODEL_THRESHOLD,
@@ -137,9 +147,10 @@ const summarize = (rejectedOf: (r: (typeof results)[number]) => boolean) => {
 const byKind = summarize((r) => r.rejected);
 const byKindModel = summarize((r) => r.spoofModelRejected);
 printTable(
-  results.map(({ cues, spoofModelFrames, ...r }) => ({
+  results.map(({ cues, framingSides, spoofModelFrames, ...r }) => ({
     ...r,
     cues: JSON.stringify(cues),
+    framingSides: JSON.stringify(framingSides),
     spoofModelFrames: spoofModelFrames.join(' '),
   })),
 );

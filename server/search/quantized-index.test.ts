@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dot, normalize } from '../matching/similarity.js';
 import { EmbeddingIndex } from './embedding-index.js';
-import { QuantizedEmbeddingIndex, selectNth } from './quantized-index.js';
+import { QuantizedEmbeddingIndex } from './quantized-index.js';
+import { selectNth } from './scan-shard.js';
 import { kernelModule, instantiateKernel, wasm } from './wasm-kernel.js';
 import { seededRandom as rng } from '../../test/random.js';
 

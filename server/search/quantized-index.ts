@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import { dot, normalize } from '../matching/similarity.js';
 import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
-import { scanShard } from './scan-shard.js';
+import { scanShard, selectNth } from './scan-shard.js';
 import { FileVectorStore, MemoryVectorStore, type VectorStore } from './vector-store.js';
 import {
   instantiateKernel,
@@ -117,6 +117,7 @@ function workerSource(): string {
 const { parentPort, workerData } = require('node:worker_threads');
 const { memory, module, control } = workerData;
 const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports;
+const selectNth = ${selectNth.toString()};
 const scanShard = ${scanShard.toString()};
 const c = new Int32Array(control);
 const f = new Float32Array(control);
@@ -134,33 +135,6 @@ for (;;) {
   Atomics.notify(c, ${C_DONE});
 }
 `;
-}
-
-/**
- * The value that would sit at index `k` if `a` were sorted ascending, with every value before
- * index k at most it (Hoare's selection, in place). `a` holds no NaN.
- */
-export function selectNth(a: Float32Array, k: number): number {
-  let lo = 0;
-  let hi = a.length - 1;
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >> 1]!;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i]! < pivot) i++;
-      while (a[j]! > pivot) j--;
-      if (i <= j) {
-        const t = a[i]!;
-        a[i++] = a[j]!;
-        a[j--] = t;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else break;
-  }
-  return a[k]!;
 }
 
 /** FNV-1a over a float row's bits: each re-ranked row read back from disk is checked against it. */

@@ -2,8 +2,8 @@ import type { Kernel } from './wasm-kernel.js';
 
 /**
  * The int8 scan of one shard, keeping the `keep` rows of highest approximate score. Self-contained
- * on purpose (a type import only, no closure): the scan worker gets its source through
- * `toString()`, so the caller's thread and the worker run the same code.
+ * on purpose (no closure; it calls only `selectNth` below): the scan worker gets both sources
+ * through `toString()`, so the caller's thread and the worker run the same code.
  *
  * `mode`: 0 scans int8 rows (scanI8), 1 the 4-bit codes (scanI4), 2 the 2-bit fast-scan blocks
  * (scanFS, `q` being the probe's table), which raises each row's score by `eScale` times its error
@@ -39,32 +39,10 @@ export function scanShard(
   let n = 0;
   let thr = floor;
   const work = new Float32Array(cap);
-  // The k-th smallest of work[0..m) (quickselect, in place): linear, where sorting was most of the scan's overhead.
-  const select = (m: number, k: number): number => {
-    let lo = 0;
-    let hi = m - 1;
-    while (lo < hi) {
-      const pivot = work[(lo + hi) >> 1]!;
-      let i = lo;
-      let j = hi;
-      while (i <= j) {
-        while (work[i]! < pivot) i++;
-        while (work[j]! > pivot) j--;
-        if (i <= j) {
-          const t = work[i]!;
-          work[i++] = work[j]!;
-          work[j--] = t;
-        }
-      }
-      if (k <= j) hi = j;
-      else if (k >= i) lo = i;
-      else return work[k]!;
-    }
-    return work[k]!;
-  };
   const prune = () => {
     work.set(cScore.subarray(0, n));
-    thr = select(n, n - keep);
+    // Linear, where sorting was most of the scan's overhead.
+    thr = selectNth(work.subarray(0, n), n - keep);
     // Exactly `keep` rows stay: all above the threshold, then as many ties as fit (in one pass:
     // compacting first would overwrite ties not yet seen).
     let ties = keep;
@@ -101,4 +79,32 @@ export function scanShard(
     resScore[2 * i + 1] = cScore[i]!;
   }
   return n;
+}
+
+/**
+ * The value that would sit at index `k` if `a` were sorted ascending, with every value before
+ * index k at most it (Hoare's selection, in place). `a` holds no NaN. Self-contained too: the
+ * scan worker gets its source beside scanShard's.
+ */
+export function selectNth(a: Float32Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k]!;
 }

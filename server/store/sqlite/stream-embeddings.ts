@@ -23,34 +23,30 @@ export async function streamUnsealed(
   visit: (ids: string[], embeddings: Float32Array[]) => void,
 ): Promise<void> {
   const worker = new Worker(workerScript(import.meta.url, 'unseal-worker'), { workerData: { key: new Uint8Array(key) } });
-  // The worker answers in the order it is asked.
-  const pending: ((reply: UnsealResponse) => void)[] = [];
-  const inFlight: Promise<UnsealResponse>[] = [];
-  const batches: string[][] = [];
+  // The worker answers in the order it is asked: one queue of batches, oldest first.
+  const waiting: ((reply: UnsealResponse) => void)[] = [];
+  const inFlight: { ids: string[]; reply: Promise<UnsealResponse> }[] = [];
   let gone: string | null = null;
   const failAll = (message: string) => {
     gone ??= message;
-    for (const resolve of pending.splice(0)) resolve({ ok: false, idPersona: '', error: message });
+    for (const resolve of waiting.splice(0)) resolve({ ok: false, idPersona: '', error: message });
   };
-  worker.on('message', (reply: UnsealResponse) => pending.shift()?.(reply));
+  worker.on('message', (reply: UnsealResponse) => waiting.shift()?.(reply));
   worker.on('error', (error) => failAll(error.message));
   worker.on('exit', () => failAll('el hilo que abre las muestras terminó'));
   const send = (ids: string[], bytes: Uint8Array<ArrayBuffer>, ends: Int32Array<ArrayBuffer>) => {
-    batches.push(ids);
-    inFlight.push(
-      gone
-        ? Promise.resolve({ ok: false, idPersona: '', error: gone })
-        : new Promise((resolve) => {
-            pending.push(resolve);
-            worker.postMessage({ ids, bytes, ends } satisfies UnsealRequest, [bytes.buffer, ends.buffer]);
-          }),
-    );
+    const reply = new Promise<UnsealResponse>((resolve) => {
+      if (gone) return resolve({ ok: false, idPersona: '', error: gone });
+      waiting.push(resolve);
+      worker.postMessage({ ids, bytes, ends } satisfies UnsealRequest, [bytes.buffer, ends.buffer]);
+    });
+    inFlight.push({ ids, reply });
   };
   const codeOldest = async () => {
-    const reply = await inFlight.shift()!;
-    const ids = batches.shift()!;
-    if (!reply.ok) throw new StoreError(`Muestra de ${reply.idPersona || '?'} ilegible: ${reply.error}.`, 'unavailable');
-    const { floats, ends } = reply;
+    const { ids, reply } = inFlight.shift()!;
+    const answer = await reply;
+    if (!answer.ok) throw new StoreError(`Muestra de ${answer.idPersona || '?'} ilegible: ${answer.error}.`, 'unavailable');
+    const { floats, ends } = answer;
     visit(
       ids,
       Array.from(ends, (end, i) => floats.subarray(i ? ends[i - 1]! : 0, end)),

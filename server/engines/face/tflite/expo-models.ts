@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
+import { normalize } from '../../../matching/similarity.js';
 import type { Box, Point } from '../../../imaging/shapes.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
 import { ARCFACE_TEMPLATE_112, similarity } from './align.js';
@@ -51,7 +52,7 @@ export class ExpoFaceModels {
     }
     const [out] = await this.faceNet.run([input]);
     const dim = out!.length / 2;
-    return [l2normalize(out!.slice(0, dim)), l2normalize(out!.slice(dim))];
+    return [normalize(out!.slice(0, dim)), normalize(out!.slice(dim))];
   }
 
   /**
@@ -89,13 +90,6 @@ export function boxCrop(frame: RgbImage, box: Box, roll: number, size: number, s
   return warpPerspective(frame.rgb, frame.width, frame.height, rotatedBoxToSource(square, roll, size, size), size, size, 0);
 }
 
-export function l2normalize(v: Float32Array): Float32Array {
-  let n = 0;
-  for (const x of v) n += x * x;
-  const inv = 1 / Math.sqrt(Math.max(n, 1e-10));
-  return v.map((x) => x * inv);
-}
-
 /** A crop mirrored left to right (packed RGB, square `size`). */
 export function mirrored(crop: Uint8Array, size = 112): Uint8Array {
   const out = new Uint8Array(crop.length);
@@ -109,5 +103,5 @@ export function mirrored(crop: Uint8Array, size = 112): Uint8Array {
 export function meanDirection(...vectors: Float32Array[]): Float32Array {
   const out = new Float32Array(vectors[0]!.length);
   for (const v of vectors) for (let i = 0; i < out.length; i++) out[i]! += v[i]!;
-  return l2normalize(out);
+  return normalize(out);
 }

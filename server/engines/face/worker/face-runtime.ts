@@ -10,7 +10,13 @@ import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
 import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
-import { FACEAPI_MODEL_ID, MOBILEFACENET_FLIP_ID, MOBILEFACENET_ONE_CROP_ID } from '../face-model.js';
+import {
+  FACEAPI_MODEL_ID,
+  MOBILEFACENET_FLIP_ID,
+  MOBILEFACENET_FOUR_VIEWS_ID,
+  MOBILEFACENET_MESH_CROP_ID,
+  MOBILEFACENET_ONE_CROP_ID,
+} from '../face-model.js';
 import { fivePoints, meshFivePoints } from '../tflite/align.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
@@ -208,12 +214,16 @@ export class FaceRuntime {
                   : null,
               ) ?? dlibFive;
             const dlibCrop = arcfaceCrop(work, dlibFive);
-            const [byDlib, byMesh] = await this.expo.embedPair(dlibCrop, arcfaceCrop(work, meshFive));
+            const meshCrop = arcfaceCrop(work, meshFive);
+            const [byDlib, byMesh] = await this.expo.embedPair(dlibCrop, meshCrop);
             embedding = meanDirection(byDlib, byMesh);
             if (options.alternatives) {
+              // One more run, both crops mirrored: the previous descriptor and the four-view one.
+              const [dlibMirror, meshMirror] = await this.expo.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
               alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
-              const [, mirror] = await this.expo.embedPair(dlibCrop, mirrored(dlibCrop));
-              alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, mirror);
+              alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
+              alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, dlibMirror);
+              alternativeEmbeddings[MOBILEFACENET_FOUR_VIEWS_ID] = meanDirection(byDlib, byMesh, dlibMirror, meshMirror);
             }
           }
           lap('embedding');
