@@ -11,6 +11,7 @@ import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
 import { printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
+import { openSetOwnPeople } from './lib/open-set-own-people.js';
 import { openSetAtScale, scoreForConfidence } from './lib/open-set-scale.js';
 
 const { values: args } = parseArgs({
@@ -240,6 +241,19 @@ const candidates = [...BASE_MODELS, ...Object.keys(FUSIONS).filter((f) => FUSION
   },
 );
 
+// The documented remedy on the shipped descriptor: the threshold recalibrated on one half of the
+// people, measured on the other, with one photo and with up to three photos enrolled per person.
+const ownPeople = [1, 3].flatMap((photos) =>
+  openSetOwnPeople(
+    samples
+      .filter((s) => s.embeddings[FACE_MODEL_ID])
+      .map((s) => ({ identity: s.identity, embedding: s.embeddings[FACE_MODEL_ID]! })),
+    cosine,
+    photos,
+    [100, 1_000, 100_000],
+  ),
+);
+
 // `chosen` is what the station ships; the lowest EER may be a fusion it does not run (reported beside it).
 const chosen = candidates.find((c) => c.model === FACE_MODEL_ID)!;
 const lowestEer = candidates.reduce((a, b) => (b.eer < a.eer ? b : a));
@@ -261,6 +275,20 @@ printTable(
       impostor_rate: r.impostor_rate_from,
     })),
   ),
+);
+console.log(
+  `\nIdentificación abierta de ${FACE_MODEL_ID} recalibrado con la gente propia (umbral de una mitad de las personas, medido en la otra; 1 o hasta 3 fotos enroladas por persona):`,
+);
+printTable(
+  ownPeople.map((r) => ({
+    enrolled_photos: r.enrolled_photos,
+    fold: r.fold,
+    gallery: r.gallery,
+    threshold: Math.round(r.threshold * 1000) / 1000,
+    strangers_accepted: Math.round(r.strangers_accepted * 10000) / 10000,
+    known_found: Math.round(r.known_found * 10000) / 10000,
+    impostor_rate: r.impostor_rate_from,
+  })),
 );
 console.log(`\nPuntos de operación de ${candidates[0]!.model} con su calibración (confianza = 12 x -log10 FMR):`);
 printTable(candidates[0]!.operating_points);
@@ -287,9 +315,11 @@ const report = {
     strangers_accepted: chosen.strangers_accepted,
     known_found: chosen.known_found,
     open_set_1000: chosen.open_set_scale.find((r) => r.gallery === 1_000),
+    open_set_1000_own_people: ownPeople.filter((r) => r.gallery === 1_000),
   },
   lowest_eer: lowestEer.model,
   candidates,
+  open_set_own_people: ownPeople,
   fusion_z_stats: Object.fromEntries(zStats),
 };
 const out = path.join(

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { cosine } from '../../server/matching/similarity.js';
+import { seededRandom } from '../../test/random.js';
+import { openSetOwnPeople, type Photo } from './open-set-own-people.js';
+
+/**
+ * 60 people with 4 photos each in 32 dimensions: a person is a random direction, a photo that
+ * direction plus noise of the given size (large noise: photos of one person barely agree).
+ */
+function people(noise: number, seed: number): Photo[] {
+  const rnd = seededRandom(seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(Math.max(1e-12, rnd()))) * Math.cos(2 * Math.PI * rnd());
+  const photos: Photo[] = [];
+  for (let p = 0; p < 60; p++) {
+    const identity = Array.from({ length: 32 }, gauss);
+    for (let k = 0; k < 4; k++) {
+      photos.push({ identity: `p${p}`, embedding: Float32Array.from(identity, (x) => x + noise * gauss()) });
+    }
+  }
+  return photos;
+}
+
+describe('open-set identification recalibrated on the people themselves', () => {
+  it('reports each gallery size for both halves of the people', () => {
+    const rows = openSetOwnPeople(people(0.5, 1), cosine, 1, [100, 1_000]);
+    expect(rows.map((r) => [r.fold, r.gallery])).toEqual([
+      [0, 100],
+      [0, 1_000],
+      [1, 100],
+      [1, 1_000],
+    ]);
+  });
+
+  it('finds more enrolled people with more photos enrolled, at about the promised share of strangers', () => {
+    const photos = people(0.5, 2);
+    const one = openSetOwnPeople(photos, cosine, 1, [1_000]);
+    const three = openSetOwnPeople(photos, cosine, 3, [1_000]);
+    for (const fold of [0, 1]) {
+      expect(three[fold]!.known_found).toBeGreaterThan(one[fold]!.known_found);
+      expect(three[fold]!.strangers_accepted).toBeLessThan(0.05);
+    }
+  });
+
+  it('finds almost nobody when photos of one person do not agree', () => {
+    const rows = openSetOwnPeople(people(1.2, 3), cosine, 3, [1_000]);
+    for (const r of rows) expect(r.known_found).toBeLessThan(0.2);
+  });
+});
