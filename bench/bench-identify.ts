@@ -329,10 +329,8 @@ async function startup() {
     const readMs = performance.now() - t;
     // Coding alone: the same samples, already open, into an index as the start-up builds it (float
     // rows to a file): the other half of what the caller's thread does in the rebuild.
-    const coded = await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, {
-      threads: 2,
-      vectorFile: path.join(dir, 'code-alone.vectors'),
-    });
+    // No scan worker: adding rows does not use it.
+    const coded = new QuantizedEmbeddingIndex(EMBEDDING_DIM, { vectorFile: path.join(dir, 'code-alone.vectors') });
     t = performance.now();
     for (const o of opened) coded.add(o.id, o.embedding);
     const codeUs = ((performance.now() - t) * 1000) / Math.max(1, opened.length);

@@ -10,9 +10,9 @@ import { cosine } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
-import { printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
+import { allPairs, printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
 import { openSetOwnPeople } from './lib/open-set-own-people.js';
-import { openSetAtScale, scoreForConfidence } from './lib/open-set-scale.js';
+import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './lib/open-set-scale.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -79,14 +79,10 @@ const parts = (model: string) => FUSIONS[model] ?? [model];
 const has = (model: string, s: Sample) => parts(model).every((m) => s.embeddings[m]);
 
 function rawPairs(model: string, filter: (s: Sample) => boolean, score: (a: Sample, b: Sample) => number): ScoredPair[] {
-  const usable = samples.filter((s) => has(model, s) && filter(s));
-  const pairs: ScoredPair[] = [];
-  for (let i = 0; i < usable.length; i++) {
-    for (let j = i + 1; j < usable.length; j++) {
-      pairs.push({ score: score(usable[i]!, usable[j]!), genuine: usable[i]!.identity === usable[j]!.identity });
-    }
-  }
-  return pairs;
+  return allPairs(
+    samples.filter((s) => has(model, s) && filter(s)),
+    score,
+  );
 }
 
 const zStats = new Map<string, { mean: number; std: number }>();
@@ -254,6 +250,16 @@ const ownPeople = [1, 3].flatMap((photos) =>
   ),
 );
 
+/** The cells both open-set tables print, rounded for reading. */
+function openSetCells(r: OpenSetAtScale) {
+  return {
+    gallery: r.gallery,
+    strangers_accepted: Math.round(r.strangers_accepted * 10000) / 10000,
+    known_found: Math.round(r.known_found * 10000) / 10000,
+    impostor_rate: r.impostor_rate_from,
+  };
+}
+
 // `chosen` is what the station ships; the lowest EER may be a fusion it does not run (reported beside it).
 const chosen = candidates.find((c) => c.model === FACE_MODEL_ID)!;
 const lowestEer = candidates.reduce((a, b) => (b.eer < a.eer ? b : a));
@@ -266,14 +272,7 @@ printTable(
 console.log('\nIdentificación abierta por tamaño de galería (extrapolada de los puntajes de este conjunto):');
 printTable(
   candidates.flatMap((c) =>
-    c.open_set_scale.map((r) => ({
-      model: c.model,
-      gallery: r.gallery,
-      confidence: Math.round(r.confidence * 10) / 10,
-      strangers_accepted: Math.round(r.strangers_accepted * 10000) / 10000,
-      known_found: Math.round(r.known_found * 10000) / 10000,
-      impostor_rate: r.impostor_rate_from,
-    })),
+    c.open_set_scale.map((r) => ({ model: c.model, confidence: Math.round(r.confidence * 10) / 10, ...openSetCells(r) })),
   ),
 );
 console.log(
@@ -283,11 +282,8 @@ printTable(
   ownPeople.map((r) => ({
     enrolled_photos: r.enrolled_photos,
     fold: r.fold,
-    gallery: r.gallery,
     threshold: Math.round(r.threshold * 1000) / 1000,
-    strangers_accepted: Math.round(r.strangers_accepted * 10000) / 10000,
-    known_found: Math.round(r.known_found * 10000) / 10000,
-    impostor_rate: r.impostor_rate_from,
+    ...openSetCells(r),
   })),
 );
 console.log(`\nPuntos de operación de ${candidates[0]!.model} con su calibración (confianza = 12 x -log10 FMR):`);

@@ -1,5 +1,5 @@
 import { identificationThreshold, thresholdForFmr, type ImpostorModel } from '../../server/matching/calibration.js';
-import { verificationMetrics, type ScoredPair } from './metrics.js';
+import { allPairs, verificationMetrics, type ScoredPair } from './metrics.js';
 import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './open-set-scale.js';
 
 export interface Photo {
@@ -37,12 +37,16 @@ export function openSetOwnPeople(
     const calibration = fitTail(
       allPairs(
         photos.filter((p) => calibrate.has(p.identity)),
-        score,
+        (a, b) => score(a.embedding, b.embedding),
       ),
     );
     const measured = photos.filter((p) => !calibrate.has(p.identity));
     const byPerson = new Map<string, Photo[]>();
-    for (const p of measured) byPerson.set(p.identity, [...(byPerson.get(p.identity) ?? []), p]);
+    for (const p of measured) {
+      const own = byPerson.get(p.identity);
+      if (own) own.push(p);
+      else byPerson.set(p.identity, [p]);
+    }
     const genuine: number[] = [];
     for (const own of byPerson.values()) {
       if (own.length < 2) continue;
@@ -73,19 +77,6 @@ export function openSetOwnPeople(
     }
   }
   return out;
-}
-
-function allPairs(photos: readonly Photo[], score: (a: Float32Array, b: Float32Array) => number): ScoredPair[] {
-  const pairs: ScoredPair[] = [];
-  for (let i = 0; i < photos.length; i++) {
-    for (let j = i + 1; j < photos.length; j++) {
-      pairs.push({
-        score: score(photos[i]!.embedding, photos[j]!.embedding),
-        genuine: photos[i]!.identity === photos[j]!.identity,
-      });
-    }
-  }
-  return pairs;
 }
 
 function fitTail(pairs: readonly ScoredPair[]): ImpostorModel {

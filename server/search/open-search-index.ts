@@ -35,8 +35,9 @@ export interface OpenedSearchIndex {
  * gallery stamp (bumped in the same transaction as every enrollment and deletion) and its
  * checksum holds. After a crash the store has moved on: the snapshot is loaded and the persons
  * the store's journal lists as changed since are read again (unless they are many, or the journal
- * does not cover the gap). Otherwise (first start, a damaged or foreign file) a rebuild from
- * `forEachEmbedding`. At close: a fresh snapshot, and the journal up to it is forgotten.
+ * does not cover the gap). Otherwise (first start, a damaged or foreign file) a rebuild from the
+ * store (`streamEmbeddings` where it has it, else `forEachEmbedding`). At close: a fresh snapshot,
+ * and the journal up to it is forgotten.
  */
 export async function openSearchIndex(
   store: StationStore,

@@ -93,9 +93,15 @@ export function boxCrop(frame: RgbImage, box: Box, roll: number, size: number, s
 /** A crop mirrored left to right (packed RGB, square `size`). */
 export function mirrored(crop: Uint8Array, size = 112): Uint8Array {
   const out = new Uint8Array(crop.length);
-  for (let y = 0; y < size; y++)
-    for (let x = 0; x < size; x++)
-      out.set(crop.subarray((y * size + x) * 3, (y * size + x) * 3 + 3), (y * size + size - 1 - x) * 3);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const from = (y * size + x) * 3;
+      const to = (y * size + size - 1 - x) * 3;
+      out[to] = crop[from]!;
+      out[to + 1] = crop[from + 1]!;
+      out[to + 2] = crop[from + 2]!;
+    }
+  }
   return out;
 }
 

@@ -8,7 +8,7 @@ import { defaultModelsDir, FaceEngine } from '../face-engine.js';
 import type { MajorFace } from '../types.js';
 import { ARCFACE_TEMPLATE_112, meshFivePoints, similarity } from './align.js';
 import { halfToFloat, TfliteExecutor } from './executor.js';
-import { EXPO_MODELS_DIR } from './expo-models.js';
+import { EXPO_MODELS_DIR, mirrored } from './expo-models.js';
 import { readTflite } from './model.js';
 
 const modelFile = (name: string) => path.join(defaultModelsDir(), EXPO_MODELS_DIR, name);
@@ -79,6 +79,14 @@ describe('TFLite reader', () => {
     expect(h[3]).toBeCloseTo(scale * Math.sin(angle), 6);
     expect(h[2]).toBeCloseTo(40, 6);
     expect(h[5]).toBeCloseTo(-7, 6);
+  });
+
+  it("mirrors a crop left to right, each pixel's three channels together", () => {
+    const crop = new Uint8Array(4 * 4 * 3).map((_, i) => i);
+    const flipped = mirrored(crop, 4);
+    // Row 1, column 0 lands in row 1, column 3, its channels in order.
+    expect([...flipped.subarray((1 * 4 + 3) * 3, (1 * 4 + 3) * 3 + 3)]).toEqual([12, 13, 14]);
+    expect([...mirrored(flipped, 4)]).toEqual([...crop]);
   });
 
   it('takes the five points from the face mesh, image left first, iris centres when present', () => {
