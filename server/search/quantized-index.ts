@@ -7,6 +7,7 @@ import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
 import { scanShard, selectNth } from './scan-shard.js';
 import { FileVectorStore, MemoryVectorStore, type VectorStore } from './vector-store.js';
+import { rowCoder, type RowCoder } from './wasm-row-coder.js';
 import {
   instantiateKernel,
   kernelModule,
@@ -162,6 +163,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly memory: WasmMemory;
   private readonly module: WasmModule;
   private readonly kernel: Kernel;
+  private readonly coder: RowCoder;
+  /** The row coder's working memory: the row, D's signs, the rotated row, the codes, the sums. */
+  private readonly coderAt: { unit: number; signs: number; y: number; scratch: number; res: number };
   private readonly header: number;
   private readonly probeAt = 0;
   private readonly lutAt: number;
@@ -193,12 +197,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private err4Max = 0;
   private alpha2Max = 0;
   private readonly scratch: Float32Array;
-  private readonly unit: Float32Array;
-  private readonly y: Float64Array;
   private readonly qrot: Float64Array;
-  private readonly c2: Uint8Array;
-  private readonly c4: Int8Array;
-  private readonly crow: Uint8Array;
   private readonly qi16: Int16Array;
   private readonly lut: Int8Array;
   private readonly hashF: Float32Array;
@@ -232,19 +231,24 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.lutAt = align(2 * this.dpad, 64);
     this.outAt = align(this.lutAt + (this.dpad / 2) * 16, 64);
     this.resAt = this.outAt + THREADS_MAX * BLOCK * 8;
-    this.header = align(this.resAt + THREADS_MAX * MAX_KEEP * 8, WASM_PAGE);
+    const unitAt = this.resAt + THREADS_MAX * MAX_KEEP * 8;
+    this.coderAt = {
+      unit: unitAt,
+      signs: unitAt + 4 * this.dpad,
+      y: unitAt + 12 * this.dpad,
+      scratch: unitAt + 20 * this.dpad,
+      res: unitAt + 22 * this.dpad,
+    };
+    this.header = align(this.coderAt.res + 64, WASM_PAGE);
     this.fsAt = this.header;
     this.memory = new wasm.Memory({ initial: this.header / WASM_PAGE, maximum: WASM_MAX_PAGES, shared: true });
     this.kernel = instantiateKernel(this.module, this.memory);
+    this.coder = rowCoder(this.dpad, this.memory);
+    new Float64Array(this.memory.buffer, this.coderAt.signs, this.dpad).set(this.rotation.signs);
     this.qi16 = new Int16Array(this.dpad);
     this.lut = new Int8Array(this.pairs * 16);
     this.scratch = new Float32Array(dim);
-    this.unit = new Float32Array(dim);
-    this.y = new Float64Array(this.dpad);
     this.qrot = new Float64Array(this.dpad);
-    this.c2 = new Uint8Array(this.dpad);
-    this.c4 = new Int8Array(this.dpad);
-    this.crow = new Uint8Array(this.dpad / 2);
     this.hashF = new Float32Array(dim);
     this.hashI = new Int32Array(this.hashF.buffer);
     this.vectorFile = options.vectorFile;
@@ -401,94 +405,74 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private viewBytes = -1;
   private u8View: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private f32View: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  private f64View: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private unitView: Float32Array<ArrayBufferLike> = new Float32Array(0);
 
   /** Views over the whole memory, renewed after it grows (getting `memory.buffer` is not free). */
-  private views(): { u8: Uint8Array<ArrayBufferLike>; f32: Float32Array<ArrayBufferLike> } {
+  private views(): {
+    u8: Uint8Array<ArrayBufferLike>;
+    f32: Float32Array<ArrayBufferLike>;
+    f64: Float64Array<ArrayBufferLike>;
+    /** The row loadRow loaded. */
+    unit: Float32Array<ArrayBufferLike>;
+  } {
     const bytes = this.memory.buffer.byteLength;
     if (bytes !== this.viewBytes) {
       this.u8View = new Uint8Array(this.memory.buffer);
       this.f32View = new Float32Array(this.memory.buffer);
+      this.f64View = new Float64Array(this.memory.buffer);
+      this.unitView = new Float32Array(this.memory.buffer, this.coderAt.unit, this.dim);
       this.viewBytes = bytes;
     }
-    return { u8: this.u8View, f32: this.f32View };
+    return { u8: this.u8View, f32: this.f32View, f64: this.f64View, unit: this.unitView };
   }
 
   /**
-   * `normalize(e)` of similarity.ts into `this.unit` (the same floats, so the same scores as
-   * EmbeddingIndex), without allocating.
+   * Puts a row into the coder's memory, divided by its norm unless it is already a stored (unit)
+   * row, and returns its hash (rowHash). The same floats as `normalize` of similarity.ts, so the
+   * same scores as EmbeddingIndex.
    */
-  private normalizeIntoUnit(e: Float32Array): Float32Array {
-    let sum = 0;
-    for (let i = 0; i < e.length; i++) sum += e[i]! * e[i]!;
-    const norm = Math.sqrt(sum) || 1;
-    const u = this.unit;
-    for (let i = 0; i < e.length; i++) u[i] = e[i]! / norm;
-    return u;
+  private loadRow(e: Float32Array, normalise: boolean): number {
+    const { f32 } = this.views();
+    f32.set(e, this.coderAt.unit >> 2);
+    return this.coder.prepareRow(this.coderAt.unit, this.dim, normalise ? 1 : 0);
   }
 
   /**
-   * Codes the normalised row `v` at `row`. Each code c gets the scale ||y||^2 / (c . y), which makes
+   * Codes the loaded row (loadRow) at `row`. Each code c gets the scale ||y||^2 / (c . y), which makes
    * the estimate q . (scale c) unbiased for probes near the row (the least-squares scale would
    * shrink genuine matches); its residual norm bounds the error (see the docs).
    */
-  private writeRow(row: number, v: Float32Array): void {
-    const y = this.y;
-    this.rotation.apply(v, y);
+  private writeRow(row: number): void {
+    const { f32, f64 } = this.views();
+    const at = this.coderAt;
+    // The 2-bit codes (only kept when the first pass reads them) go to byte (row % 16) of each
+    // pair's 16 bytes in the row's block, the low nibble for rows 0-15; the 4-bit ones to the row.
+    const j = row & 31;
+    const fs = this.pairs > 0 ? this.fsAt + (row >> 5) * this.pairs * 16 + (j & 15) : 0;
     const d = this.dpad;
-    let ss = 0;
-    for (let i = 0; i < d; i++) ss += y[i]! * y[i]!;
-    const sigma = Math.sqrt(ss / d);
-    const t2 = T2 * sigma;
-    const c2 = this.c2;
-    let cy2 = 0;
-    let cc2 = 0;
-    const c4 = this.c4;
-    let cy4 = 0;
-    let cc4 = 0;
-    const step = STEP4 * sigma;
-    const inv = step > 0 ? 1 / step : 0;
-    // Branch-free: the signs of rotated coordinates are coin flips, which branches mispredict.
-    for (let i = 0; i < d; i++) {
-      const x = y[i]!;
-      const c = Number(x >= -t2) + Number(x >= 0) + Number(x >= t2);
-      c2[i] = c;
-      const l = 2 * c - 3;
-      cy2 += l * x;
-      cc2 += l * l;
-      const r = Math.floor(x * inv + 0.5);
-      const n = r > 7 ? 7 : r < -7 ? -7 : r;
-      c4[i] = n;
-      cy4 += n * x;
-      cc4 += n * n;
-    }
-    const a2 = cy2 > 0 ? ss / cy2 : 0;
-    const a4 = cy4 > 0 ? ss / cy4 : 0;
-    const r2 = Math.sqrt(Math.max(0, a2 * a2 * cc2 - ss));
-    const r4 = Math.sqrt(Math.max(0, a4 * a4 * cc4 - ss));
+    this.coder.codeRow(
+      at.unit,
+      at.signs,
+      at.y,
+      at.scratch,
+      this.codesAt + (row * d) / 2,
+      fs,
+      this.pairs,
+      j >= 16 ? 4 : 0,
+      at.res,
+      T2,
+      STEP4,
+    );
+    const r = at.res >> 3;
+    const ss = f64[r]!;
+    const a2 = f64[r + 1]! > 0 ? ss / f64[r + 1]! : 0;
+    const a4 = f64[r + 3]! > 0 ? ss / f64[r + 3]! : 0;
+    const r2 = Math.sqrt(Math.max(0, a2 * a2 * f64[r + 2]! - ss));
+    const r4 = Math.sqrt(Math.max(0, a4 * a4 * f64[r + 4]! - ss));
     this.err4Max = Math.max(this.err4Max, r4);
     this.rowErr4[row] = r4;
     this.alpha2Max = Math.max(this.alpha2Max, a2);
-    const { u8, f32 } = this.views();
-    // 2-bit (only kept when the first pass reads them): byte (row % 16) of each pair's 16 bytes in
-    // the row's block, low nibble for rows 0-15.
-    const j = row & 31;
-    let at = this.fsAt + (row >> 5) * this.pairs * 16 + (j & 15);
-    const high = j >= 16;
-    for (let g = 0; g < this.pairs; g++, at += 16) {
-      const code = c2[2 * g]! | (c2[2 * g + 1]! << 2);
-      u8[at] = high ? (u8[at]! & 0x0f) | (code << 4) : (u8[at]! & 0xf0) | code;
-    }
-    // 4-bit: per 32 dimensions, eight 16-bit lanes (little-endian) of four nibbles, nibble k of
-    // lane i holding dimension 8k + i (see wasm-kernel.ts). Packed privately, then copied: element
-    // stores into a shared buffer are slow.
-    const c = this.crow;
-    for (let g = 0; g < d; g += 32) {
-      for (let i = 0; i < 8; i++) {
-        c[g / 2 + 2 * i] = (c4[g + i]! & 15) | ((c4[g + 8 + i]! & 15) << 4);
-        c[g / 2 + 2 * i + 1] = (c4[g + 16 + i]! & 15) | ((c4[g + 24 + i]! & 15) << 4);
-      }
-    }
-    u8.set(c, this.codesAt + (row * d) / 2);
     f32[(this.scales2At >> 2) + row] = a2;
     f32[(this.scales4At >> 2) + row] = a4;
     f32[(this.errs2At >> 2) + row] = r2 / Math.sqrt(d);
@@ -499,12 +483,13 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     return rowHash(this.hashI);
   }
 
-  private appendRow(slot: number, v: Float32Array): void {
+  /** Appends embedding `e` (any norm) to the person in `slot`. */
+  private appendRow(slot: number, e: Float32Array): void {
     if (this.rowCount === this.capacity) this.reserve(this.rowCount + 1);
     const row = this.rowCount++;
-    this.writeRow(row, v);
-    this.vectors.append(v);
-    this.rowHashes[row] = this.hashOf(v);
+    this.rowHashes[row] = this.loadRow(e, true);
+    this.writeRow(row);
+    this.vectors.append(this.views().unit);
     this.rowSlot[row] = slot;
     this.rowNext[row] = -1;
     const last = this.slotLast[slot]!;
@@ -521,13 +506,13 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const list = embeddings.filter((e) => e.length === this.dim);
     if (list.length === 0) return;
     const slot = this.newSlot(idPersona);
-    for (const e of list) this.appendRow(slot, this.normalizeIntoUnit(e));
+    for (const e of list) this.appendRow(slot, e);
   }
 
   add(idPersona: string, embedding: Float32Array): void {
     if (embedding.length !== this.dim) return;
     const slot = this.slotOf.get(idPersona) ?? this.newSlot(idPersona);
-    this.appendRow(slot, this.normalizeIntoUnit(embedding));
+    this.appendRow(slot, embedding);
   }
 
   remove(idPersona: string): void {
@@ -561,7 +546,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       if (this.rowSlot[r]! < 0) continue;
       const v = this.readChecked(old, r);
       if (w !== r) {
-        this.writeRow(w, v);
+        this.loadRow(v, false);
+        this.writeRow(w);
         this.rowSlot[w] = this.rowSlot[r]!;
         this.rowHashes[w] = this.rowHashes[r]!;
       }

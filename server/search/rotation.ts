@@ -5,7 +5,8 @@
  * model's spectrum. Seeded by a constant: snapshots depend on it.
  */
 export class Rotation {
-  private readonly signs: Float64Array;
+  /** D's diagonal (the row coder applies the same rotation in WebAssembly). */
+  readonly signs: Float64Array;
   private readonly norm: number;
 
   constructor(

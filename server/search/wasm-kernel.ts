@@ -42,107 +42,46 @@
 //     (func (export "scoreI4List") (param $q i32) (param $codes i32) (param $scales i32) (param $list i32)
 //           (param $count i32) (param $out i32)))
 
-const I32 = 0x7f;
-const F32 = 0x7d;
-const V128 = 0x7b;
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-function section(id: number, body: number[]): number[] {
-  return [id, ...uleb(body.length), ...body];
-}
-
-function vec(items: number[][]): number[] {
-  return [...uleb(items.length), ...items.flat()];
-}
-
-function name(s: string): number[] {
-  const bytes = [...Buffer.from(s, 'utf8')];
-  return [...uleb(bytes.length), ...bytes];
-}
-
-// Opcodes.
-const op = {
-  block: 0x02,
-  loop: 0x03,
-  if: 0x04,
-  end: 0x0b,
-  br: 0x0c,
-  brIf: 0x0d,
-  void: 0x40,
-  localGet: (i: number) => [0x20, ...uleb(i)],
-  localSet: (i: number) => [0x21, ...uleb(i)],
-  localTee: (i: number) => [0x22, ...uleb(i)],
-  i32Const: (n: number) => [0x41, ...sleb(n)],
-  i32Load: (offset: number) => [0x28, 2, ...uleb(offset)],
-  f32Load: (offset: number) => [0x2a, 2, ...uleb(offset)],
-  i32Store: (offset: number) => [0x36, 2, ...uleb(offset)],
-  f32Store: (offset: number) => [0x38, 2, ...uleb(offset)],
-  i32GeU: 0x4f,
-  f32Ge: 0x60,
-  i32Add: 0x6a,
-  i32Mul: 0x6c,
-  i32Shl: 0x74,
-  f32Mul: 0x94,
-  f32ConvertI32S: 0xb2,
-  simd: (sub: number, ...imm: number[]) => [0xfd, ...uleb(sub), ...imm],
-};
-const v128Load = (offset: number) => op.simd(0x00, 4, ...uleb(offset));
-const i8x16Shuffle = (bytes: number[]) => op.simd(0x0d, ...bytes);
-const i16x8Shl = () => op.simd(0x8b);
-const i16x8ShrU = () => op.simd(0x8d);
-const i16x8Sub = () => op.simd(0x91);
-const v128Xor = () => op.simd(0x51);
-const i32x4Splat = () => op.simd(0x11);
-const i32x4Sub = () => op.simd(0xb1);
-const i32x4ExtendLowI16x8U = () => op.simd(0xa9);
-const i32x4ExtendHighI16x8U = () => op.simd(0xaa);
-const v128Const = (bytes: number[]) => op.simd(0x0c, ...bytes);
-const i16x8ShrS = () => op.simd(0x8c);
-const f32x4Splat = () => op.simd(0x13);
-const f32x4Ge = () => op.simd(0x46);
-const v128AnyTrue = () => op.simd(0x53);
-const f32x4ConvertI32x4S = () => op.simd(0xfa);
-const v128Zero = () => v128Const(new Array<number>(16).fill(0));
-const f32x4ExtractLane = (lane: number) => op.simd(0x1f, lane);
-const i32x4ExtractLane = (lane: number) => op.simd(0x1b, lane);
-const i16x8ExtendLowI8x16S = () => op.simd(0x87);
-const i16x8ExtendHighI8x16S = () => op.simd(0x88);
-const i32x4Add = () => op.simd(0xae);
-const i32x4DotI16x8S = () => op.simd(0xba);
-const i8x16Swizzle = () => op.simd(0x0e);
-const v128And = () => op.simd(0x4e);
-const i16x8Add = () => op.simd(0x8e);
-const i8x16Add = () => op.simd(0x6e);
-const f32x4Add = () => op.simd(0xe4);
-const f32x4Mul = () => op.simd(0xe6);
-
-function funcBody(locals: [number, number][], code: number[]): number[] {
-  const body = [...vec(locals.map(([count, type]) => [...uleb(count), type])), ...code, op.end];
-  return [...uleb(body.length), ...body];
-}
+import {
+  F32,
+  I32,
+  V128,
+  f32x4Add,
+  f32x4ConvertI32x4S,
+  f32x4ExtractLane,
+  f32x4Ge,
+  f32x4Mul,
+  f32x4Splat,
+  funcBody,
+  i16x8Add,
+  i16x8ExtendHighI8x16S,
+  i16x8ExtendLowI8x16S,
+  i16x8Shl,
+  i16x8ShrS,
+  i16x8ShrU,
+  i16x8Sub,
+  i32x4Add,
+  i32x4DotI16x8S,
+  i32x4ExtendHighI16x8U,
+  i32x4ExtendLowI16x8U,
+  i32x4ExtractLane,
+  i32x4Splat,
+  i32x4Sub,
+  i8x16Add,
+  i8x16Shuffle,
+  i8x16Swizzle,
+  name,
+  op,
+  section,
+  uleb,
+  v128AnyTrue,
+  v128And,
+  v128Const,
+  v128Load,
+  v128Xor,
+  v128Zero,
+  vec,
+} from './wasm-assembler.js';
 
 /**
  * scanI8(q, rows, scales, start, end, thr, out) -> count; see the text above. Four rows per turn:

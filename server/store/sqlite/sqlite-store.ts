@@ -180,6 +180,7 @@ class SqliteStore implements StationStore {
         'SELECT id, id_persona, embedding FROM face_samples WHERE model_id = ? AND id > ? ORDER BY id LIMIT ?',
       ),
       countPersons: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM persons'),
+      maxSampleId: db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM face_samples'),
       galleryVersion: db.prepare<[], { gallery_id: string; version: number }>(
         'SELECT gallery_id, version FROM gallery_version WHERE id = 1',
       ),
@@ -318,7 +319,9 @@ class SqliteStore implements StationStore {
   }
 
   streamEmbeddings(modelId: string, visit: (ids: string[], embeddings: Float32Array[]) => void): Promise<void> {
-    return streamUnsealed(this.key, (after, limit) => this.q.embeddingPage.all(modelId, after, limit), visit);
+    // The workers read the file themselves unless it is in memory (only this connection sees it).
+    const ranges = this.db.memory ? undefined : { file: this.db.name, modelId, maxId: this.q.maxSampleId.get()!.id ?? 0 };
+    return streamUnsealed(this.key, (after, limit) => this.q.embeddingPage.all(modelId, after, limit), visit, { ranges });
   }
 
   countPersons(): number {

@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../../engines/worker-pool.js';
 import { StoreError } from '../store.js';
-import type { UnsealRequest, UnsealResponse } from './worker/unseal-worker.js';
+import type { UnsealReady, UnsealRequest, UnsealResponse, UnsealWorkerData } from './worker/unseal-worker.js';
 
-/** Samples per batch. */
+/** Samples (or, reading by ranges, sample ids) per batch. */
 const BATCH = 2048;
 
 export interface SealedEmbeddingRow {
@@ -12,66 +12,111 @@ export interface SealedEmbeddingRow {
   embedding: Uint8Array;
 }
 
+/** Where the workers read the samples themselves: the database file, the model, the last sample id. */
+export interface SampleRanges {
+  file: string;
+  modelId: string;
+  maxId: number;
+}
+
+/** One thread that reads and opens batches, answering in the order it is asked. */
+class Unsealer {
+  private readonly worker: Worker;
+  private readonly waiting: ((reply: UnsealResponse) => void)[] = [];
+  private gone: string | null = null;
+  /** Whether it opened the database file (false: it only opens what it is sent). */
+  readonly reads: Promise<boolean>;
+
+  constructor(key: Buffer, ranges: SampleRanges | undefined) {
+    const workerData: UnsealWorkerData = {
+      key: new Uint8Array(key),
+      ...(ranges ? { source: { file: ranges.file, modelId: ranges.modelId } } : {}),
+    };
+    this.worker = new Worker(workerScript(import.meta.url, 'unseal-worker'), { workerData });
+    let ready: (reads: boolean) => void;
+    this.reads = new Promise((resolve) => (ready = resolve));
+    this.worker.on('message', (reply: UnsealResponse | UnsealReady) => {
+      if ('ready' in reply) ready(reply.reads);
+      else this.waiting.shift()?.(reply);
+    });
+    this.worker.on('error', (error) => this.failAll(error.message));
+    this.worker.on('exit', () => {
+      ready(false);
+      this.failAll('el hilo que abre las muestras terminó');
+    });
+  }
+
+  private failAll(message: string): void {
+    this.gone ??= message;
+    for (const resolve of this.waiting.splice(0)) resolve({ ok: false, idPersona: '', error: message });
+  }
+
+  ask(request: UnsealRequest, transfer: ArrayBuffer[] = []): Promise<UnsealResponse> {
+    return new Promise<UnsealResponse>((resolve) => {
+      if (this.gone) return resolve({ ok: false, idPersona: '', error: this.gone });
+      this.waiting.push(resolve);
+      this.worker.postMessage(request, transfer);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}
+
 /**
- * Reads sealed embeddings page by page (`page(after, limit)`: the rows with id above `after`, in
- * id order) and opens them on a worker thread, two batches in flight: while the worker opens one,
- * the caller's `visit` codes the one before. Paging keeps no statement open across the awaits.
+ * The sealed embeddings of a model, opened on `threads` worker threads, batches dealt in turn, one
+ * more batch in flight than threads: while they open, the caller's `visit` codes the oldest batch,
+ * in id order. With `ranges` the workers read the samples too, each from its own read-only
+ * connection, by ranges of ids: the caller's thread is left only the coding, and the two cores
+ * share reading and opening, which cost more. Without (an in-memory database, or a file a worker
+ * cannot open) the caller reads page by page (`page(after, limit)`: the rows with id above
+ * `after`, in id order) and sends the bytes. No statement stays open across the awaits.
  */
 export async function streamUnsealed(
   key: Buffer,
   page: (after: number, limit: number) => SealedEmbeddingRow[],
   visit: (ids: string[], embeddings: Float32Array[]) => void,
+  options: { threads?: number; ranges?: SampleRanges } = {},
 ): Promise<void> {
-  const worker = new Worker(workerScript(import.meta.url, 'unseal-worker'), { workerData: { key: new Uint8Array(key) } });
-  // The worker answers in the order it is asked: one queue of batches, oldest first.
-  const waiting: ((reply: UnsealResponse) => void)[] = [];
-  const inFlight: { ids: string[]; reply: Promise<UnsealResponse> }[] = [];
-  let gone: string | null = null;
-  const failAll = (message: string) => {
-    gone ??= message;
-    for (const resolve of waiting.splice(0)) resolve({ ok: false, idPersona: '', error: message });
-  };
-  worker.on('message', (reply: UnsealResponse) => waiting.shift()?.(reply));
-  worker.on('error', (error) => failAll(error.message));
-  worker.on('exit', () => failAll('el hilo que abre las muestras terminó'));
-  const send = (ids: string[], bytes: Uint8Array<ArrayBuffer>, ends: Int32Array<ArrayBuffer>) => {
-    const reply = new Promise<UnsealResponse>((resolve) => {
-      if (gone) return resolve({ ok: false, idPersona: '', error: gone });
-      waiting.push(resolve);
-      worker.postMessage({ ids, bytes, ends } satisfies UnsealRequest, [bytes.buffer, ends.buffer]);
-    });
-    inFlight.push({ ids, reply });
-  };
+  const unsealers = Array.from({ length: Math.max(1, options.threads ?? 2) }, () => new Unsealer(key, options.ranges));
+  const inFlight: Promise<UnsealResponse>[] = [];
   const codeOldest = async () => {
-    const { ids, reply } = inFlight.shift()!;
-    const answer = await reply;
+    const answer = await inFlight.shift()!;
     if (!answer.ok) throw new StoreError(`Muestra de ${answer.idPersona || '?'} ilegible: ${answer.error}.`, 'unavailable');
-    const { floats, ends } = answer;
+    const { ids, floats, ends } = answer;
     visit(
       ids,
       Array.from(ends, (end, i) => floats.subarray(i ? ends[i - 1]! : 0, end)),
     );
   };
+  const dealt = async (turn: number, request: UnsealRequest, transfer?: ArrayBuffer[]) => {
+    inFlight.push(unsealers[turn % unsealers.length]!.ask(request, transfer));
+    if (inFlight.length > unsealers.length) await codeOldest();
+  };
   try {
-    for (let after = 0; ; ) {
-      const rows = page(after, BATCH);
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1]!.id;
-      const ends = new Int32Array(rows.length);
-      let total = 0;
-      rows.forEach((r, i) => (ends[i] = total += r.embedding.byteLength));
-      const bytes = new Uint8Array(total);
-      rows.forEach((r, i) => bytes.set(r.embedding, i ? ends[i - 1]! : 0));
-      send(
-        rows.map((r) => r.id_persona),
-        bytes,
-        ends,
-      );
-      if (inFlight.length > 1) await codeOldest();
+    const ranges = options.ranges;
+    if (ranges && (await Promise.all(unsealers.map((u) => u.reads))).every(Boolean)) {
+      for (let lo = 0, turn = 0; lo < ranges.maxId; lo += BATCH, turn++) {
+        await dealt(turn, { kind: 'read', lo, hi: lo + BATCH });
+      }
+    } else {
+      for (let after = 0, turn = 0; ; turn++) {
+        const rows = page(after, BATCH);
+        if (rows.length === 0) break;
+        after = rows[rows.length - 1]!.id;
+        const ends = new Int32Array(rows.length);
+        let total = 0;
+        rows.forEach((r, i) => (ends[i] = total += r.embedding.byteLength));
+        const bytes = new Uint8Array(total);
+        rows.forEach((r, i) => bytes.set(r.embedding, i ? ends[i - 1]! : 0));
+        const ids = rows.map((r) => r.id_persona);
+        await dealt(turn, { kind: 'open', ids, bytes, ends }, [bytes.buffer, ends.buffer]);
+      }
     }
     while (inFlight.length > 0) await codeOldest();
   } finally {
-    worker.removeAllListeners('exit');
-    await worker.terminate();
+    await Promise.all(unsealers.map((u) => u.stop()));
   }
 }

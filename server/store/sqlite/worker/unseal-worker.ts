@@ -1,35 +1,66 @@
-// A worker thread that opens sealed embeddings for the store's bulk read, so that the caller's
-// thread can code the previous batch into the search index meanwhile (docs/search-index.md).
+// A worker thread for the store's bulk read of embeddings (a start-up rebuild of the search index):
+// it reads a range of samples from its own read-only connection to the database file, or takes
+// the sealed bytes the caller read, and opens them, so that the caller's thread only codes them
+// into the index meanwhile (docs/search-index.md).
+import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sampleAad } from '../../../crypto/sample-sealing.js';
 import { open } from '../../../crypto/sealed.js';
 
-export interface UnsealRequest {
-  ids: string[];
-  /** The sealed values one after the other; value i spans ends[i - 1] (or 0) to ends[i]. */
-  bytes: Uint8Array;
-  ends: Int32Array;
+export interface UnsealWorkerData {
+  key: Uint8Array;
+  /** The database file and the model whose samples `read` requests fetch. */
+  source?: { file: string; modelId: string };
 }
 
+/** Set once at start: whether this worker could open the database file (else only `open` requests). */
+export interface UnsealReady {
+  ready: true;
+  reads: boolean;
+}
+
+export type UnsealRequest =
+  | {
+      kind: 'open';
+      ids: string[];
+      /** The sealed values one after the other; value i spans ends[i - 1] (or 0) to ends[i]. */
+      bytes: Uint8Array;
+      ends: Int32Array;
+    }
+  /** The samples of the model with lo < id <= hi, in id order. */
+  | { kind: 'read'; lo: number; hi: number };
+
 /**
- * The embeddings of a batch one after the other (float32; embedding i ends at float ends[i]), or
- * the person whose sample would not open.
+ * The embeddings of a batch one after the other (float32; embedding i ends at float ends[i]) with
+ * their persons, or the person whose sample would not open.
  */
 export type UnsealResponse =
-  | { ok: true; floats: Float32Array; ends: Int32Array }
+  | { ok: true; ids: string[]; floats: Float32Array; ends: Int32Array }
   | { ok: false; idPersona: string; error: string };
 
 const port = parentPort!;
-const { key } = workerData as { key: Uint8Array };
+const { key, source } = workerData as UnsealWorkerData;
 const keyBuffer = Buffer.from(key);
 
-port.on('message', ({ ids, bytes, ends }: UnsealRequest) => {
+type Row = { id_persona: string; embedding: Buffer };
+let range: Database.Statement<[string, number, number], Row> | null = null;
+try {
+  if (source) {
+    const db = new Database(source.file, { readonly: true, fileMustExist: true });
+    range = db.prepare<[string, number, number], Row>(
+      'SELECT id_persona, embedding FROM face_samples WHERE model_id = ? AND id > ? AND id <= ? ORDER BY id',
+    );
+  }
+} catch {
+  range = null; // the caller reads the pages itself
+}
+port.postMessage({ ready: true, reads: range !== null } satisfies UnsealReady);
+
+function unseal(ids: string[], sealedOf: (i: number) => Uint8Array): void {
   let i = 0;
   try {
     const plain: Buffer[] = [];
-    for (; i < ids.length; i++) {
-      plain.push(open(keyBuffer, bytes.subarray(i ? ends[i - 1]! : 0, ends[i]!), sampleAad(ids[i]!, 'embedding')));
-    }
+    for (; i < ids.length; i++) plain.push(open(keyBuffer, sealedOf(i), sampleAad(ids[i]!, 'embedding')));
     const floats = new Float32Array(plain.reduce((n, p) => n + p.byteLength, 0) / 4);
     const out = new Uint8Array(floats.buffer);
     const floatEnds = new Int32Array(plain.length);
@@ -39,8 +70,27 @@ port.on('message', ({ ids, bytes, ends }: UnsealRequest) => {
       at += p.byteLength;
       floatEnds[k] = at / 4;
     });
-    port.postMessage({ ok: true, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
+    port.postMessage({ ok: true, ids, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
   } catch (error) {
     port.postMessage({ ok: false, idPersona: ids[i] ?? '', error: (error as Error).message } satisfies UnsealResponse);
   }
+}
+
+port.on('message', (request: UnsealRequest) => {
+  if (request.kind === 'open') {
+    const { ids, bytes, ends } = request;
+    unseal(ids, (i) => bytes.subarray(i ? ends[i - 1]! : 0, ends[i]!));
+    return;
+  }
+  let rows: Row[];
+  try {
+    rows = range!.all(source!.modelId, request.lo, request.hi);
+  } catch (error) {
+    port.postMessage({ ok: false, idPersona: '', error: (error as Error).message } satisfies UnsealResponse);
+    return;
+  }
+  unseal(
+    rows.map((r) => r.id_persona),
+    (i) => rows[i]!.embedding,
+  );
 });
