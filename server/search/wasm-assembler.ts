@@ -143,8 +143,9 @@ export const f64x2Floor = () => op.simd(0x75);
 export const f64x2Add = () => op.simd(0xf0);
 export const f64x2Sub = () => op.simd(0xf1);
 export const f64x2Mul = () => op.simd(0xf2);
-export const f64x2Min = () => op.simd(0xf6); // pmin: minpd (min has NaN and -0 fix-ups)
-export const f64x2Max = () => op.simd(0xf7); // pmax
+/** f64x2.pmin / pmax: one minpd / maxpd (f64x2.min and max add NaN and -0 fix-ups). */
+export const f64x2Pmin = () => op.simd(0xf6);
+export const f64x2Pmax = () => op.simd(0xf7);
 export const f64x2PromoteLowF32x4 = () => op.simd(0x5f);
 export const i32x4TruncSatF64x2SZero = () => op.simd(0xfc);
 /** v128.store16_lane: the 16-bit lane `lane` of the vector to memory. */

@@ -8,7 +8,7 @@
 //     ;; y = H D unit (f64; the Rotation of rotation.ts, stage by stage, so the same bits), scaled
 //     ;; by 1/sqrt(P); ss = |y|^2; sigma = sqrt(ss / P)
 //     ;; per dimension: the 2-bit level c (x >= -t2k sigma, >= 0, >= t2k sigma counted) to scratch[i],
-//     ;; the 4-bit code n = clamp(floor(x / (stepk sigma) + 0.5), -7, 7) to scratch[P + i],
+//     ;; the 4-bit code n = clamp(floor(x * (1 / (stepk sigma)) + 0.5), -7, 7) to scratch[P + i],
 //     ;; with the sums (2c - 3) x, (2c - 3)^2, n x, n^2
 //     ;; the 4-bit codes packed into the P/2 bytes at $out4 (the layout of wasm-kernel.ts's scanI4)
 //     ;; for each of $pairs pairs g: the nibble (c[2g] | c[2g+1] << 2) << $shift into byte $fs + 16 g
@@ -30,8 +30,8 @@ import {
   f64x2ExtractLane,
   f64x2Floor,
   f64x2Ge,
-  f64x2Max,
-  f64x2Min,
+  f64x2Pmax,
+  f64x2Pmin,
   f64x2Mul,
   f64x2PromoteLowF32x4,
   f64x2Splat,
@@ -180,7 +180,7 @@ function codeRowBody(dpad: number): number[] {
     code.push(...op.localGet(a), ...op.localGet(a), ...f64x2Mul(), ...op.localGet(cc2), ...f64x2Add(), ...op.localSet(cc2));
     // n = clamp(floor(x * inv + 0.5), -7, 7)
     code.push(...op.localGet(x), ...op.localGet(invv), ...f64x2Mul(), ...op.localGet(half), ...f64x2Add(), ...f64x2Floor());
-    code.push(...op.localGet(lo7), ...f64x2Max(), ...op.localGet(hi7), ...f64x2Min(), ...op.localTee(n));
+    code.push(...op.localGet(lo7), ...f64x2Pmax(), ...op.localGet(hi7), ...f64x2Pmin(), ...op.localTee(n));
     code.push(...op.localGet(x), ...f64x2Mul(), ...op.localGet(cy4), ...f64x2Add(), ...op.localSet(cy4));
     code.push(...op.localGet(n), ...op.localGet(n), ...f64x2Mul(), ...op.localGet(cc4), ...f64x2Add(), ...op.localSet(cc4));
     // The codes as bytes, c0 c1 to scratch[i], n0 n1 to scratch[P + i]: one 16-bit lane each. A
