@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -303,6 +303,37 @@ describe('QuantizedEmbeddingIndex', () => {
       await b.close();
     });
   }
+
+  it('leaves no copy of a removed person in its files: the snapshot it started from, its own file, its buffer', async () => {
+    const dim = 64;
+    const r = rng(12);
+    const people = Array.from({ length: 1700 }, (_, p) => [`p${p}`, randomVec(r, dim)] as const);
+    const snapshot = path.join(dir, 'erase.idx');
+    const a = new QuantizedEmbeddingIndex(dim, { vectorFile: path.join(dir, 'erase-a.f32') });
+    for (const [id, e] of people.slice(0, 600)) a.add(id, e);
+    a.saveSnapshot(snapshot);
+    await a.close();
+    const ownFile = path.join(dir, 'erase-b.f32');
+    const b = new QuantizedEmbeddingIndex(dim, { vectorFile: ownFile });
+    b.loadSnapshot(snapshot);
+    // 1,100 more rows: the first 1,024 written to its own file, the rest still buffered.
+    for (const [id, e] of people.slice(600)) b.add(id, e);
+    // Two 32-byte pieces of each stored (normalised) row: in the snapshot, in the own file, buffered.
+    const pieces = (p: number) => {
+      const bytes = new Uint8Array(normalize(people[p]![1]).buffer);
+      return [bytes.subarray(0, 32), bytes.subarray(128, 160)];
+    };
+    const holds = (file: string, p: number) => pieces(p).some((piece) => readFileSync(file).includes(piece));
+    expect(holds(snapshot, 5)).toBe(true);
+    expect(holds(ownFile, 700)).toBe(true);
+    for (const p of [5, 700, 1650]) b.remove(`p${p}`);
+    expect(holds(snapshot, 5)).toBe(false);
+    expect(holds(ownFile, 700)).toBe(false);
+    for (const p of [6, 701, 1651]) expect(b.search(people[p]![1], 1)[0]!.idPersona).toBe(`p${p}`);
+    await b.close(); // writes the buffer out
+    expect(holds(ownFile, 1651)).toBe(true);
+    expect(holds(ownFile, 1650)).toBe(false);
+  });
 });
 
 describe('selectNth', () => {

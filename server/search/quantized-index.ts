@@ -518,11 +518,19 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   remove(idPersona: string): void {
     const slot = this.slotOf.get(idPersona);
     if (slot === undefined) return;
-    const { f32 } = this.views();
+    const { u8, f32 } = this.views();
+    const d = this.dpad;
     for (let row = this.slotHead[slot]!; row >= 0; row = this.rowNext[row]!) {
       // A tombstone: NaN >= threshold is false, so no kernel ever keeps it.
       f32[(this.scales2At >> 2) + row] = NaN;
       f32[(this.scales4At >> 2) + row] = NaN;
+      // Nothing of the person stays behind: the float row is zeroed in its file, the codes here
+      // (the last fast-scan block is saved whole, stale slots included).
+      this.vectors.erase(row);
+      u8.fill(0, this.codesAt + (row * d) / 2, this.codesAt + ((row + 1) * d) / 2);
+      const keep = (row & 31) >= 16 ? 0x0f : 0xf0;
+      let at = this.fsAt + (row >> 5) * this.pairs * 16 + (row & 15);
+      for (let g = 0; g < this.pairs; g++, at += 16) u8[at] = u8[at]! & keep;
       this.rowSlot[row] = -1;
       this.deadRows++;
     }
@@ -566,7 +574,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       renameSync(`${this.vectorFile!}.compact`, this.vectorFile!);
       // Reopen the renamed file as the base of a new store.
       const store = new FileVectorStore(this.dim, `${this.vectorFile!}.append`);
-      store.useBase(openSync(this.vectorFile!, 'r'), 0, w);
+      store.useBase(openSync(this.vectorFile!, 'r+'), 0, w);
       this.vectors = store;
     } else {
       this.vectors = fresh;
@@ -965,7 +973,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
    * With a vector file, the float rows are read in place from the snapshot.
    */
   loadSnapshot(file: string): void {
-    const fd = openSync(file, 'r');
+    // Writable when its float rows become the disk store's base: a deletion zeroes them there.
+    const fd = openSync(file, this.vectors instanceof FileVectorStore ? 'r+' : 'r');
     let keepFd = false;
     try {
       const header = Buffer.alloc(SNAPSHOT_HEADER);

@@ -12,6 +12,11 @@ export interface VectorStore {
   /** The row's floats; the result may be `out` or a view into the store, valid until the next call. */
   read(row: number, out: Float32Array): Float32Array;
   append(vec: Float32Array): void;
+  /**
+   * Overwrites a row with zeros where it lies (a deleted person's floats leave no copy in the
+   * index's files). The row keeps its number; it must not be read again.
+   */
+  erase(row: number): void;
   /** Drops every row. */
   clear(): void;
   close(): void;
@@ -36,6 +41,11 @@ export class MemoryVectorStore implements VectorStore {
     if (c === this.chunks.length) this.chunks.push(new Float32Array(CHUNK_ROWS * this.dim));
     this.chunks[c]!.set(vec, (this.rows % CHUNK_ROWS) * this.dim);
     this.rows++;
+  }
+
+  erase(row: number): void {
+    const at = (row % CHUNK_ROWS) * this.dim;
+    this.chunks[Math.floor(row / CHUNK_ROWS)]?.fill(0, at, at + this.dim);
   }
 
   /** Appends `count` rows stored one after the other in `floats`. */
@@ -74,7 +84,10 @@ export class FileVectorStore implements VectorStore {
     return (this.base?.rows ?? 0) + this.flushed + this.pendingRows;
   }
 
-  /** Starts from `rows` rows stored at `offset` in an open file (a snapshot), read in place; the store closes it. */
+  /**
+   * Starts from `rows` rows stored at `offset` in an open file (a snapshot), read in place and
+   * erased in place (open it for writing); the store closes it.
+   */
   useBase(fd: number, offset: number, rows: number): void {
     this.clear();
     this.base = { fd, offset, rows };
@@ -94,6 +107,19 @@ export class FileVectorStore implements VectorStore {
     }
     readSync(this.fd, out, 0, bytes, j * bytes);
     return out;
+  }
+
+  erase(row: number): void {
+    const bytes = this.dim * 4;
+    const zeros = new Uint8Array(bytes);
+    const baseRows = this.base?.rows ?? 0;
+    if (row < baseRows) {
+      writeSync(this.base!.fd, zeros, 0, bytes, this.base!.offset + row * bytes);
+      return;
+    }
+    const j = row - baseRows;
+    if (j >= this.flushed) this.pending.fill(0, (j - this.flushed) * this.dim, (j - this.flushed + 1) * this.dim);
+    else writeSync(this.fd, zeros, 0, bytes, j * bytes);
   }
 
   append(vec: Float32Array): void {
