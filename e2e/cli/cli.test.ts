@@ -98,7 +98,13 @@ describe('enrolla command', () => {
       expect(res.status).toBe(200);
       expect(res.json()).toMatchObject({ success: true, data: { status: 'SUCCESS' } });
     } finally {
-      child.kill('SIGTERM');
+      // Wait for the station to stop: it writes its index snapshot on the way out, and the data
+      // directory is removed after this test.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
   });
 });

@@ -320,7 +320,7 @@ describe('QuantizedEmbeddingIndex', () => {
     for (const [id, e] of people.slice(600)) b.add(id, e);
     // Two 32-byte pieces of each stored (normalised) row: in the snapshot, in the own file, buffered.
     const pieces = (p: number) => {
-      const bytes = new Uint8Array(normalize(people[p]![1]).buffer);
+      const bytes = Buffer.from(normalize(people[p]![1]).buffer);
       return [bytes.subarray(0, 32), bytes.subarray(128, 160)];
     };
     const holds = (file: string, p: number) => pieces(p).some((piece) => readFileSync(file).includes(piece));
