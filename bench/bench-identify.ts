@@ -1,5 +1,6 @@
 // npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
-//   [--bits 2|4] (the first pass's codes; the index's default otherwise)
+//   [--bits 2|4] (the first pass's codes; the index's default otherwise) [--clear] (files unsealed;
+//   by default sealed as the station seals them)
 //   [--startup [--store-persons M]]
 // With --database-url postgres://...: the shared gallery instead (bench/lib/fleet-gallery.ts).
 // 1:N search over N synthetic persons: build time, top-10 latency, recall against exact float32
@@ -24,6 +25,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from '../server/engines/face/face-model.js';
 import { openSearchIndex } from '../server/search/open-search-index.js';
+import { searchIndexKey } from '../server/search/row-cipher.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
 import { dot, normalize } from '../server/matching/similarity.js';
 import { QuantizedEmbeddingIndex, type SearchHit, type SearchTrace } from '../server/search/quantized-index.js';
@@ -45,6 +47,8 @@ const PROBES = Number(arg('probes', '200'));
 const THREADS = Number(arg('threads', '2'));
 const BITS = arg('bits', '');
 const FLOATS = arg('floats', 'file');
+// The station seals the index's files (float rows re-ranked from disk are decrypted per read).
+const SEAL_KEY = process.argv.includes('--clear') ? undefined : searchIndexKey(randomBytes(32));
 const STARTUP = process.argv.includes('--startup');
 const STORE_PERSONS = Number(arg('store-persons', '5000'));
 /** Samples coded alone to measure the per-person coding cost (memory stays bounded at 1M). */
@@ -73,6 +77,7 @@ async function main() {
     ...(BITS ? { firstPassBits: Number(BITS) as 2 | 4 } : {}),
     capacity: N * SAMPLES,
     ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors.f32') } : {}),
+    ...(SEAL_KEY ? { sealKey: SEAL_KEY } : {}),
   };
   let index = await QuantizedEmbeddingIndex.create(DIM, options);
 
@@ -240,6 +245,7 @@ async function main() {
     k: K,
     threads: threadsUsed,
     floats: FLOATS,
+    sealed: SEAL_KEY !== undefined,
     first_pass_bits: BITS ? Number(BITS) : 'default',
     index_rss_mb: mb(rss - rssBase),
     matrix_mb: mb(matrixBytes),
@@ -313,6 +319,7 @@ async function startup() {
   const gen = new SyntheticGallery({ dim: EMBEDDING_DIM });
   try {
     const store = openSqliteStore(dir, randomBytes(32));
+    const openOptions = { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID, ...(SEAL_KEY ? { sealKey: SEAL_KEY } : {}) };
     const identity = new Float32Array(EMBEDDING_DIM);
     for (let i = 0; i < STORE_PERSONS; i++) {
       gen.person(i, identity);
@@ -330,7 +337,10 @@ async function startup() {
     // Coding alone: the same samples, already open, into an index as the start-up builds it (float
     // rows to a file): the other half of what the caller's thread does in the rebuild.
     // No scan worker: adding rows does not use it.
-    const coded = new QuantizedEmbeddingIndex(EMBEDDING_DIM, { vectorFile: path.join(dir, 'code-alone.vectors') });
+    const coded = new QuantizedEmbeddingIndex(EMBEDDING_DIM, {
+      vectorFile: path.join(dir, 'code-alone.vectors'),
+      ...(SEAL_KEY ? { sealKey: SEAL_KEY } : {}),
+    });
     t = performance.now();
     for (const o of opened) coded.add(o.id, o.embedding);
     const codeUs = ((performance.now() - t) * 1000) / Math.max(1, opened.length);
@@ -338,7 +348,7 @@ async function startup() {
     opened.length = 0;
     t = performance.now();
     const cpu = process.cpuUsage();
-    const a = await openSearchIndex(store, dir, { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID });
+    const a = await openSearchIndex(store, dir, openOptions);
     const fromStoreMs = performance.now() - t;
     // CPU of every thread (the workers that read and open included) over the wall time.
     const { user, system } = process.cpuUsage(cpu);
@@ -360,7 +370,7 @@ async function startup() {
     await a.close();
     const closeMs = performance.now() - t;
     t = performance.now();
-    const b = await openSearchIndex(store, dir, { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID });
+    const b = await openSearchIndex(store, dir, openOptions);
     const fromSnapshotMs = performance.now() - t;
     const source = b.source;
     await b.close();
@@ -379,7 +389,7 @@ async function startup() {
       );
     }
     t = performance.now();
-    const c = await openSearchIndex(store, dir, { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID });
+    const c = await openSearchIndex(store, dir, openOptions);
     const afterCrashMs = performance.now() - t;
     const afterCrash = { source: c.source, caughtUp: c.caughtUp };
     await c.close();

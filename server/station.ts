@@ -20,6 +20,7 @@ import { openPostgresGallery } from './gallery/postgres/postgres-gallery.js';
 import { sqliteGallery } from './gallery/sqlite-gallery.js';
 import { galleryOperations } from './operations/gallery-operations.js';
 import { openSearchIndex } from './search/open-search-index.js';
+import { searchIndexKey } from './search/row-cipher.js';
 import { QuantizedEmbeddingIndex } from './search/quantized-index.js';
 import type { StationStore } from './store/store.js';
 import { loadOrCreateDataKey } from './crypto/data-key.js';
@@ -94,7 +95,13 @@ export async function startStation(config: StationConfig, options: StationOption
     // from the store (docs/search-index.md); on PostgreSQL the change feed fills and follows it.
     const search = config.databaseUrl
       ? null
-      : await openSearchIndex(store, config.dataDir, { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID, logger });
+      : await openSearchIndex(store, config.dataDir, {
+          dim: EMBEDDING_DIM,
+          modelId: FACE_MODEL_ID,
+          logger,
+          // Its files hold derived templates: sealed under a key of their own from the data key.
+          sealKey: searchIndexKey(dataKey),
+        });
     const fleetIndex = search ? null : await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, { threads: 2 });
     const index = search ? search.index : fleetIndex!;
     closables.push(() => (search ? search.close() : fleetIndex!.close()));

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { StationStore } from '../store/store.js';
 import { seededRandom as rng } from '../../test/random.js';
+import { normalize } from '../matching/similarity.js';
 import { EmbeddingIndex } from './embedding-index.js';
 import { openSearchIndex, SEARCH_INDEX_DIR } from './open-search-index.js';
+import { searchIndexKey } from './row-cipher.js';
 
 const DIM = 64;
 const MODEL = 'test-model@1';
@@ -54,6 +56,29 @@ async function answers(store: StationStore, dir: string, probes: Float32Array[],
 }
 
 describe('openSearchIndex', () => {
+  it('seals its snapshot under the key it is given: no row in clear, and another key means a rebuild', async () => {
+    const { dir, store, probes } = setup();
+    const sealKey = searchIndexKey(key);
+    const open = (k: Buffer) => openSearchIndex(store, dir, { dim: DIM, modelId: MODEL, sealKey: k });
+    const first = await open(sealKey);
+    expect(first.source).toBe('store');
+    const expected = probes.map((p) => first.index.search(p, 10));
+    await first.close();
+    const bytes = readFileSync(snapshotFile(dir));
+    const rows: Buffer[] = [];
+    store.forEachEmbedding(MODEL, (_, e) => rows.push(Buffer.from(normalize(e).buffer).subarray(0, 32)));
+    expect(rows.filter((row) => bytes.includes(row))).toEqual([]);
+    const again = await open(sealKey);
+    expect(again.source).toBe('snapshot');
+    expect(probes.map((p) => again.index.search(p, 10))).toEqual(expected);
+    await again.close();
+    const otherKey = await open(searchIndexKey(randomBytes(32)));
+    expect(otherKey.source).toBe('store');
+    expect(probes.map((p) => otherKey.index.search(p, 10))).toEqual(expected);
+    await otherKey.close();
+    store.close();
+  });
+
   it('rebuilds from the store at first, loads its snapshot after a clean stop, with the same answers', async () => {
     const { dir, store, probes } = setup();
     const exact = exactFor(store);

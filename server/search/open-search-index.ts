@@ -12,6 +12,8 @@ export interface OpenSearchIndexOptions {
   modelId: string;
   logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
   threads?: number;
+  /** Seals the index's files (its snapshot and float rows): `searchIndexKey(dataKey)`. */
+  sealKey?: Buffer;
 }
 
 export interface OpenedSearchIndex {
@@ -59,6 +61,7 @@ export async function openSearchIndex(
   const create = async () =>
     QuantizedEmbeddingIndex.create(options.dim, {
       threads: options.threads ?? 2,
+      ...(options.sealKey ? { sealKey: options.sealKey } : {}),
       // The float rows stay on disk (read per re-ranked row); the process holds the codes.
       // On a read-only data directory the float rows stay in memory and no snapshot is written.
       ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
@@ -105,10 +108,10 @@ export async function openSearchIndex(
   const rebuild = (error: unknown) => {
     options.logger?.error({ err: error }, 'índice de búsqueda: fila dañada, se reconstruye desde la base');
     const old = index;
-    index = new QuantizedEmbeddingIndex(
-      options.dim,
-      writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {},
-    );
+    index = new QuantizedEmbeddingIndex(options.dim, {
+      ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
+      ...(options.sealKey ? { sealKey: options.sealKey } : {}),
+    });
     fromStore(index);
     void old.close();
     rmSync(snapshot, { force: true });

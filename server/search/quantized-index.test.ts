@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dot, normalize } from '../matching/similarity.js';
 import { EmbeddingIndex } from './embedding-index.js';
-import { QuantizedEmbeddingIndex } from './quantized-index.js';
+import { IndexIntegrityError, QuantizedEmbeddingIndex } from './quantized-index.js';
 import { selectNth } from './scan-shard.js';
 import { kernelModule, instantiateKernel, wasm } from './wasm-kernel.js';
 import { seededRandom as rng } from '../../test/random.js';
@@ -265,10 +266,15 @@ describe('QuantizedEmbeddingIndex', () => {
     expect(index.search(new Float32Array(8).fill(1), 3)).toEqual([]);
   });
 
-  for (const mode of ['memory', 'file'] as const) {
-    it(`round-trips a snapshot (float rows in ${mode})`, async () => {
+  for (const [mode, sealKey] of [
+    ['memory', undefined],
+    ['file', undefined],
+    ['memory', randomBytes(32)],
+    ['file', randomBytes(32)],
+  ] as const) {
+    it(`round-trips a snapshot (float rows in ${mode}${sealKey ? ', sealed' : ''})`, async () => {
       const dim = 72;
-      const options = { ...(mode === 'file' ? { vectorFile: path.join(dir, `v-${mode}.f32`) } : {}) };
+      const options = { sealKey, ...(mode === 'file' ? { vectorFile: path.join(dir, `v-${mode}.f32`) } : {}) };
       const a = new QuantizedEmbeddingIndex(dim, options);
       const g = gallery(31, 1500, dim);
       for (const [id, list] of g) a.set(id, list);
@@ -276,6 +282,7 @@ describe('QuantizedEmbeddingIndex', () => {
       const file = path.join(dir, `snap-${mode}.idx`);
       a.saveSnapshot(file);
       const b = await QuantizedEmbeddingIndex.create(dim, {
+        sealKey,
         ...(mode === 'file' ? { vectorFile: path.join(dir, `w-${mode}.f32`) } : {}),
         threads: 2,
         parallelFrom: 0,
@@ -333,6 +340,44 @@ describe('QuantizedEmbeddingIndex', () => {
     await b.close(); // writes the buffer out
     expect(holds(ownFile, 1651)).toBe(true);
     expect(holds(ownFile, 1650)).toBe(false);
+  });
+
+  it('sealed, writes no row in clear to its files, and refuses a snapshot altered or without the key', async () => {
+    const dim = 60; // 240-byte rows: not whole AES blocks, so each row has its own counter run
+    const sealKey = randomBytes(32);
+    const r = rng(13);
+    const people = Array.from({ length: 1500 }, (_, p) => [`p${p}`, randomVec(r, dim)] as const);
+    const ownFile = path.join(dir, 'sealed-a.f32');
+    const a = new QuantizedEmbeddingIndex(dim, { sealKey, vectorFile: ownFile });
+    for (const [id, e] of people) a.add(id, e);
+    const snapshot = path.join(dir, 'sealed.idx');
+    a.saveSnapshot(snapshot, 'etiqueta');
+    const inClear = (file: string) => {
+      const bytes = readFileSync(file);
+      return people.filter(([, e]) => bytes.includes(Buffer.from(normalize(e).buffer).subarray(0, 32))).length;
+    };
+    expect(inClear(ownFile)).toBe(0); // 1,024 rows written out, sealed
+    expect(inClear(snapshot)).toBe(0);
+    expect(QuantizedEmbeddingIndex.snapshotLabel(snapshot)).toBe('etiqueta');
+    const b = new QuantizedEmbeddingIndex(dim, { sealKey, vectorFile: path.join(dir, 'sealed-b.f32') });
+    b.loadSnapshot(snapshot);
+    for (const p of [0, 700, 1499]) {
+      expect(b.search(people[p]![1], 3)).toEqual(a.search(people[p]![1], 3));
+      expect(b.search(people[p]![1], 1)[0]!.idPersona).toBe(`p${p}`);
+    }
+    await a.close();
+    await b.close();
+    const withoutKey = new QuantizedEmbeddingIndex(dim, { vectorFile: path.join(dir, 'sealed-c.f32') });
+    expect(() => withoutKey.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
+    const otherKey = new QuantizedEmbeddingIndex(dim, { sealKey: randomBytes(32) });
+    expect(() => otherKey.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
+    // One bit of the sealed codes changed: the seal no longer holds.
+    const altered = readFileSync(snapshot);
+    altered[altered.length - 1500 * dim * 4 - 100]! ^= 1;
+    writeFileSync(snapshot, altered);
+    const c = new QuantizedEmbeddingIndex(dim, { sealKey });
+    expect(() => c.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
+    await Promise.all([withoutKey.close(), otherKey.close(), c.close()]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { SearchIndex } from './search-index.js';
+import { createCipheriv, createDecipheriv, type DecipherGCM, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
@@ -6,6 +7,7 @@ import { dot, normalize } from '../matching/similarity.js';
 import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
 import { scanShard, selectNth } from './scan-shard.js';
+import { RowCipher } from './row-cipher.js';
 import { FileVectorStore, MemoryVectorStore, type VectorStore } from './vector-store.js';
 import { rowCoder, type RowCoder } from './wasm-row-coder.js';
 import {
@@ -30,6 +32,12 @@ export interface QuantizedIndexOptions {
   capacity?: number;
   /** Keep the exact float32 rows in this file (read per re-ranked row) instead of in memory. */
   vectorFile?: string;
+  /**
+   * Seals what the index writes to disk (searchIndexKey of the data key): the float rows in its
+   * files (AES-256-CTR, row by row) and its snapshot (the float rows so, the rest AES-256-GCM).
+   * Without it both are in clear (benchmarks, tests).
+   */
+  sealKey?: Buffer;
   /** Rows re-ranked exactly at first: max(shortlist, shortlistPerHit * k); widened when the bound asks. */
   shortlist?: number;
   shortlistPerHit?: number;
@@ -96,8 +104,12 @@ const LIST_MODE = 3;
 /** Lists shorter than this are scored by the caller's thread alone (a worker round trip costs ~0.1 ms). */
 const PARALLEL_LIST = 2048;
 
-const SNAPSHOT_MAGIC = 'ENRIDX06';
-const SNAPSHOT_HEADER = 64;
+const SNAPSHOT_MAGIC = 'ENRIDX07';
+/**
+ * 0-55: magic, dimensions, counts, the two error maxima; 56: CRC-32; sealed snapshots: 64 the
+ * GCM nonce (12 bytes), 76 its tag (16), 92 the float rows' CTR nonce (8), 100 the flag 1.
+ */
+const SNAPSHOT_HEADER = 128;
 
 /** 2-bit levels -3, -1, 1, 3 (code 0..3); the thresholds of the 4-level Lloyd-Max quantiser of a gaussian. */
 const T2 = 0.9816;
@@ -212,6 +224,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   /** The first pass's kernel: 1 the 4-bit rows, 2 the 2-bit fast scan (scanShard's modes). */
   private readonly firstMode: 1 | 2;
   private readonly vectorFile: string | undefined;
+  private readonly sealKey: Buffer | undefined;
   private adaptiveFirstPass: number;
   private readonly firstPassFloor: number;
   lastSearch: SearchTrace = { passes: 0, firstPassRows: 0, refinedRows: 0, rerankedRows: 0, firstPassMs: 0, unsure: false };
@@ -252,7 +265,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.hashF = new Float32Array(dim);
     this.hashI = new Int32Array(this.hashF.buffer);
     this.vectorFile = options.vectorFile;
-    this.vectors = options.vectorFile ? new FileVectorStore(dim, options.vectorFile) : new MemoryVectorStore(dim);
+    this.sealKey = options.sealKey;
+    this.vectors = options.vectorFile ? this.fileStore(options.vectorFile) : new MemoryVectorStore(dim);
     this.parallelFrom = options.parallelFrom ?? 65536;
     this.shortlist = options.shortlist ?? 64;
     this.shortlistPerHit = options.shortlistPerHit ?? 8;
@@ -541,13 +555,23 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     if (this.deadRows > Math.max(4096, this.rowCount / 4)) this.compact();
   }
 
+  /** A disk store for new rows, sealed with a keystream of its own when the index seals. */
+  private fileStore(file: string, cipher = this.rowCipher()): FileVectorStore {
+    return new FileVectorStore(this.dim, file, cipher);
+  }
+
+  private rowCipher(): RowCipher | undefined {
+    return this.sealKey ? RowCipher.fresh(this.sealKey, this.dim * 4) : undefined;
+  }
+
   /** Drops tombstoned rows: recodes the live rows, in order, from their float rows. */
   compact(): void {
     if (this.deadRows === 0) return;
     const old = this.vectors;
+    const compactCipher = this.rowCipher();
     const fresh: VectorStore =
       old instanceof FileVectorStore
-        ? new FileVectorStore(this.dim, `${this.vectorFile!}.compact`)
+        ? this.fileStore(`${this.vectorFile!}.compact`, compactCipher)
         : new MemoryVectorStore(this.dim);
     let w = 0;
     for (let r = 0; r < this.rowCount; r++) {
@@ -573,8 +597,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       fresh.close();
       renameSync(`${this.vectorFile!}.compact`, this.vectorFile!);
       // Reopen the renamed file as the base of a new store.
-      const store = new FileVectorStore(this.dim, `${this.vectorFile!}.append`);
-      store.useBase(openSync(this.vectorFile!, 'r+'), 0, w);
+      const store = this.fileStore(`${this.vectorFile!}.append`);
+      store.useBase(openSync(this.vectorFile!, 'r+'), 0, w, compactCipher);
       this.vectors = store;
     } else {
       this.vectors = fresh;
@@ -912,34 +936,44 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       [new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs],
       [new Uint8Array(buffer, this.codesAt, (rows * this.dpad) / 2), layout.codes],
     ];
+    const header = Buffer.alloc(SNAPSHOT_HEADER);
+    header.write(SNAPSHOT_MAGIC, 0, 'latin1');
+    header.writeUInt32LE(this.dim, 8);
+    // The first pass in the high byte: it decides which codes the snapshot holds.
+    header.writeUInt32LE(this.dpad | (this.firstMode << 24), 12);
+    header.writeUInt32LE(rows, 16);
+    header.writeUInt32LE(ids.length, 20);
+    header.writeUInt32LE(idBytes.length, 24);
+    header.writeUInt32LE(labelBytes.length, 28);
+    // Bytes 32-39: unused (zero).
+    header.writeDoubleLE(this.err4Max, 40);
+    header.writeDoubleLE(this.alpha2Max, 48);
+    // Sealed: everything after the label under GCM (the header's first part and the label, which
+    // stays readable for snapshotLabel, authenticated with it), the float rows under CTR.
+    const seal = this.sealKey ? snapshotSeal(this.sealKey, header, labelBytes) : null;
     const tmp = `${file}.tmp`;
     const fd = openSync(tmp, 'w');
     try {
       let crc = 0;
-      for (const [bytes, at] of parts) {
-        writeFully(fd, bytes, at);
+      parts.forEach(([bytes, at], i) => {
         crc = crc32(bytes, crc);
-      }
-      const header = Buffer.alloc(SNAPSHOT_HEADER);
-      header.write(SNAPSHOT_MAGIC, 0, 'latin1');
-      header.writeUInt32LE(this.dim, 8);
-      // The first pass in the high byte: it decides which codes the snapshot holds.
-      header.writeUInt32LE(this.dpad | (this.firstMode << 24), 12);
-      header.writeUInt32LE(rows, 16);
-      header.writeUInt32LE(ids.length, 20);
-      header.writeUInt32LE(idBytes.length, 24);
-      header.writeUInt32LE(labelBytes.length, 28);
-      // Bytes 32-39: unused (zero).
-      header.writeDoubleLE(this.err4Max, 40);
-      header.writeDoubleLE(this.alpha2Max, 48);
+        // parts[0] is the label, in clear.
+        writeFully(fd, seal && i > 0 ? seal.gcm.update(bytes) : bytes, at);
+      });
       header.writeUInt32LE(crc32(header.subarray(0, 56), crc) >>> 0, 56);
+      if (seal) {
+        seal.gcm.final();
+        seal.gcm.getAuthTag().copy(header, 76);
+      }
       writeFully(fd, header, 0);
       const chunkRows = 1024;
       const chunk = new Float32Array(chunkRows * this.dim);
       for (let i = 0; i < rows; i += chunkRows) {
         const n = Math.min(chunkRows, rows - i);
         for (let j = 0; j < n; j++) chunk.set(this.vectors.read(i + j, this.scratch), j * this.dim);
-        writeFully(fd, new Uint8Array(chunk.buffer, 0, n * this.dim * 4), layout.floats + i * this.dim * 4);
+        const raw = new Uint8Array(chunk.buffer, 0, n * this.dim * 4);
+        seal?.rows.apply(i, raw, n);
+        writeFully(fd, raw, layout.floats + i * this.dim * 4);
       }
       fsyncSync(fd);
     } finally {
@@ -993,13 +1027,24 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       if (idLength > 2 ** 30 || labelLength > 2 ** 20 || rows > 2 ** 28)
         throw new IndexIntegrityError(`${file}: instantánea dañada`);
       const layout = snapshotLayout(this.pairs, dpad, dim, rows, labelLength, idLength);
-      let crc = 0;
+      const sealed = header[100] === 1;
+      if (sealed !== (this.sealKey !== undefined))
+        throw new IndexIntegrityError(`${file}: ${sealed ? 'sellada, y el índice no tiene la clave' : 'sin sellar'}`);
+      const label = Buffer.alloc(labelLength);
+      readFully(fd, label, layout.label);
+      let crc = crc32(label);
+      let open: DecipherGCM | null = null;
+      if (this.sealKey) {
+        open = createDecipheriv('aes-256-gcm', this.sealKey, header.subarray(64, 76));
+        open.setAAD(Buffer.concat([header.subarray(0, 56), label]));
+        open.setAuthTag(header.subarray(76, 92));
+      }
       const part = <T extends Uint8Array>(into: T, at: number): T => {
         readFully(fd, into, at);
+        if (open) into.set(open.update(into));
         crc = crc32(into, crc);
         return into;
       };
-      part(Buffer.alloc(labelLength), layout.label);
       const idBytes = part(Buffer.alloc(idLength), layout.ids);
       const person = new Int32Array(rows);
       part(new Uint8Array(person.buffer), layout.person);
@@ -1024,10 +1069,16 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       part(new Uint8Array(buffer, this.errs2At, rows * 4), layout.errs2);
       part(new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs);
       part(new Uint8Array(buffer, this.codesAt, (rows * dpad) / 2), layout.codes);
-      if (crc32(header.subarray(0, 56), crc) >>> 0 !== header.readUInt32LE(56)) {
+      let authentic = true;
+      try {
+        open?.final();
+      } catch {
+        authentic = false;
+      }
+      if (!authentic || crc32(header.subarray(0, 56), crc) >>> 0 !== header.readUInt32LE(56)) {
         new Float32Array(buffer, this.scales2At, rows).fill(NaN);
         new Float32Array(buffer, this.scales4At, rows).fill(NaN);
-        throw new IndexIntegrityError(`${file}: la suma de control de la instantánea no coincide`);
+        throw new IndexIntegrityError(`${file}: la instantánea no pasa su control (suma o sello)`);
       }
       const ids = JSON.parse(idBytes.toString('utf8')) as string[];
       if (ids.length !== persons) throw new IndexIntegrityError(`${file}: instantánea dañada`);
@@ -1044,8 +1095,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.err4Max = header.readDoubleLE(40);
       this.alpha2Max = header.readDoubleLE(48);
       this.vectors.clear();
+      const rowsCipher = this.sealKey ? new RowCipher(this.sealKey, header.subarray(92, 100), dim * 4) : undefined;
       if (this.vectors instanceof FileVectorStore) {
-        this.vectors.useBase(fd, layout.floats, rows);
+        this.vectors.useBase(fd, layout.floats, rows, rowsCipher);
         keepFd = true;
       } else {
         const store = this.vectors as MemoryVectorStore;
@@ -1053,7 +1105,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         const chunk = new Float32Array(chunkRows * dim);
         for (let i = 0; i < rows; i += chunkRows) {
           const n = Math.min(chunkRows, rows - i);
-          readFully(fd, new Uint8Array(chunk.buffer, 0, n * dim * 4), layout.floats + i * dim * 4);
+          const raw = new Uint8Array(chunk.buffer, 0, n * dim * 4);
+          readFully(fd, raw, layout.floats + i * dim * 4);
+          rowsCipher?.apply(i, raw, n);
           store.appendMany(chunk, n);
         }
       }
@@ -1061,6 +1115,21 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       if (!keepFd) closeSync(fd);
     }
   }
+}
+
+/**
+ * A snapshot's sealing: fresh nonces written into `header` (GCM at 64, the rows' CTR at 92, the
+ * flag at 100), and the GCM cipher, the header's first 56 bytes and the label as its associated data.
+ */
+function snapshotSeal(key: Buffer, header: Buffer, label: Buffer) {
+  const nonce = randomBytes(12);
+  nonce.copy(header, 64);
+  const rows = RowCipher.fresh(key, header.readUInt32LE(8) * 4);
+  rows.nonce.copy(header, 92);
+  header[100] = 1;
+  const gcm = createCipheriv('aes-256-gcm', key, nonce);
+  gcm.setAAD(Buffer.concat([header.subarray(0, 56), label]));
+  return { gcm, rows };
 }
 
 function snapshotLayout(pairs: number, dpad: number, dim: number, rows: number, labelBytes: number, idBytes: number) {

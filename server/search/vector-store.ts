@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import type { RowCipher } from './row-cipher.js';
 
 /**
  * The exact float32 rows (L2-normalised) that re-rank the int8 shortlist, by row number. In memory
@@ -65,8 +66,12 @@ export class MemoryVectorStore implements VectorStore {
 
 const PENDING_ROWS = 1024;
 
+/**
+ * With `cipher`, the rows it writes to its file are encrypted (a base region has its own cipher,
+ * given with it); the rows not yet written are kept in clear in memory only.
+ */
 export class FileVectorStore implements VectorStore {
-  private base: { fd: number; offset: number; rows: number } | null = null;
+  private base: { fd: number; offset: number; rows: number; cipher: RowCipher | undefined } | null = null;
   private fd: number;
   private flushed = 0;
   private pending: Float32Array;
@@ -75,6 +80,7 @@ export class FileVectorStore implements VectorStore {
   constructor(
     readonly dim: number,
     private readonly file: string,
+    private readonly cipher?: RowCipher,
   ) {
     this.fd = openSync(file, 'w+');
     this.pending = new Float32Array(PENDING_ROWS * dim);
@@ -88,16 +94,18 @@ export class FileVectorStore implements VectorStore {
    * Starts from `rows` rows stored at `offset` in an open file (a snapshot), read in place and
    * erased in place (open it for writing); the store closes it.
    */
-  useBase(fd: number, offset: number, rows: number): void {
+  useBase(fd: number, offset: number, rows: number, cipher?: RowCipher): void {
     this.clear();
-    this.base = { fd, offset, rows };
+    this.base = { fd, offset, rows, cipher };
   }
 
   read(row: number, out: Float32Array): Float32Array {
     const bytes = this.dim * 4;
     const baseRows = this.base?.rows ?? 0;
+    const raw = new Uint8Array(out.buffer, out.byteOffset, bytes);
     if (row < baseRows) {
-      readSync(this.base!.fd, out, 0, bytes, this.base!.offset + row * bytes);
+      readSync(this.base!.fd, raw, 0, bytes, this.base!.offset + row * bytes);
+      this.base!.cipher?.apply(row, raw);
       return out;
     }
     const j = row - baseRows;
@@ -105,7 +113,8 @@ export class FileVectorStore implements VectorStore {
       const at = (j - this.flushed) * this.dim;
       return this.pending.subarray(at, at + this.dim);
     }
-    readSync(this.fd, out, 0, bytes, j * bytes);
+    readSync(this.fd, raw, 0, bytes, j * bytes);
+    this.cipher?.apply(j, raw);
     return out;
   }
 
@@ -130,7 +139,9 @@ export class FileVectorStore implements VectorStore {
   private flush(): void {
     if (this.pendingRows === 0) return;
     const bytes = this.pendingRows * this.dim * 4;
-    writeSync(this.fd, new Uint8Array(this.pending.buffer, 0, bytes), 0, bytes, this.flushed * this.dim * 4);
+    const raw = new Uint8Array(this.pending.buffer, 0, bytes);
+    this.cipher?.apply(this.flushed, raw, this.pendingRows);
+    writeSync(this.fd, raw, 0, bytes, this.flushed * this.dim * 4);
     this.flushed += this.pendingRows;
     this.pendingRows = 0;
   }
