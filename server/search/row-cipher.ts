@@ -31,6 +31,11 @@ export class RowCipher {
     return new RowCipher(key, randomBytes(8), rowBytes);
   }
 
+  /** The same key with a new nonce: for a file written again from its first row. */
+  renewed(): RowCipher {
+    return RowCipher.fresh(this.key, this.rowBytes);
+  }
+
   /** Encrypts or decrypts (the same XOR) `count` rows from row `row`, in place in `bytes`. */
   apply(row: number, bytes: Uint8Array, count = 1): void {
     // Rows that are whole blocks are contiguous in counter space: one call for the run.

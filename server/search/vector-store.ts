@@ -80,7 +80,7 @@ export class FileVectorStore implements VectorStore {
   constructor(
     readonly dim: number,
     private readonly file: string,
-    private readonly cipher?: RowCipher,
+    private cipher?: RowCipher,
   ) {
     this.fd = openSync(file, 'w+');
     this.pending = new Float32Array(PENDING_ROWS * dim);
@@ -151,6 +151,8 @@ export class FileVectorStore implements VectorStore {
     this.base = null;
     closeSync(this.fd);
     this.fd = openSync(this.file, 'w+');
+    // Rows written again from the first: never under a keystream already used.
+    this.cipher = this.cipher?.renewed();
     this.flushed = 0;
     this.pendingRows = 0;
   }

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { seededRandom as rng } from '../../test/random.js';
+import { RowCipher } from './row-cipher.js';
+import { FileVectorStore } from './vector-store.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'vectors-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('FileVectorStore, sealed', () => {
+  it('reads back what it wrote, keeps none of it in clear, and never reuses a keystream after a clear', () => {
+    const dim = 10; // 40-byte rows: not whole AES blocks
+    const file = path.join(dir, 'rows.f32');
+    const store = new FileVectorStore(dim, file, RowCipher.fresh(randomBytes(32), dim * 4));
+    const r = rng(5);
+    const rows = (n: number) => Array.from({ length: n }, () => Float32Array.from({ length: dim }, () => r() - 0.5));
+    const first = rows(1100); // 1,024 written out
+    first.forEach((v) => store.append(v));
+    for (const i of [0, 517, 1023, 1099]) expect(store.read(i, new Float32Array(dim))).toEqual(first[i]);
+    const c1 = readFileSync(file).subarray(0, dim * 4);
+    expect(c1.equals(Buffer.from(first[0]!.buffer))).toBe(false);
+    store.clear();
+    const second = rows(1100);
+    second.forEach((v) => store.append(v));
+    expect(store.read(0, new Float32Array(dim))).toEqual(second[0]);
+    const c2 = readFileSync(file).subarray(0, dim * 4);
+    // Under one keystream the two ciphertexts would differ exactly as the two plaintexts do.
+    const xor = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.map((x, i) => x ^ b[i]!));
+    expect(xor(c1, c2).equals(xor(Buffer.from(first[0]!.buffer), Buffer.from(second[0]!.buffer)))).toBe(false);
+    store.close();
+  });
+});
