@@ -9,9 +9,9 @@ export function searchIndexKey(dataKey: Buffer): Buffer {
 }
 
 /**
- * AES-256-CTR over the float rows of one file region: a random 8-byte nonce per region (a file is
- * written once, row by row, so no keystream is used twice), row r at counter r x blocks-per-row,
- * so that any row is read alone. CTR gives secrecy, not integrity: each row is checked against
+ * AES-256-CTR over the float rows of one file region: a random 8-byte nonce per region, row r at
+ * counter r x blocks-per-row, so that any row is read alone. Each row is written once (a file
+ * written again from its first row takes a new nonce: `renewed`), so no keystream is used twice. CTR gives secrecy, not integrity: each row is checked against
  * the hash the index keeps of it (in memory, and sealed in the snapshot), which a change made
  * without knowing the row cannot keep.
  */
