@@ -6,6 +6,7 @@ import { OPERATIONS } from '../../common/api/operations.js';
 import { loadConfig } from '../../server/config/load.js';
 import { loadOrCreateDataKey } from '../../server/crypto/data-key.js';
 import { createLogger } from '../../server/log/logger.js';
+import { normalize } from '../../server/matching/similarity.js';
 import { SEARCH_INDEX_DIR } from '../../server/search/open-search-index.js';
 import { startStation } from '../../server/station.js';
 import { openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
@@ -51,8 +52,17 @@ describe('the search index across restarts', () => {
     await a.post('enroll', { idPersona: 'rose', template: await faceTemplate('fr-rose_leslie1.jpg') });
     const before = await a.post('identify', { template: kitProbe });
     expect(before).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
+    // The rows the index keeps (normalised), 32 bytes of each: the snapshot is sealed, none in clear.
+    const rows = ['kit', 'rose'].flatMap((id) =>
+      a.station.store.listSamples(id).map((s) => Buffer.from(normalize(s.embedding).buffer).subarray(0, 32)),
+    );
     await a.station.close();
-    expect(readdirSync(path.join(dataDir, SEARCH_INDEX_DIR)).some((f) => f.endsWith('.snapshot'))).toBe(true);
+    const indexDir = path.join(dataDir, SEARCH_INDEX_DIR);
+    const snapshots = readdirSync(indexDir).filter((f) => f.endsWith('.snapshot'));
+    expect(snapshots.length).toBe(1);
+    const sealed = readFileSync(path.join(indexDir, snapshots[0]!));
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.filter((row) => sealed.includes(row))).toEqual([]);
 
     const b = await start();
     const after = await b.post('identify', { template: kitProbe });
