@@ -68,9 +68,9 @@ class Unsealer {
 /**
  * The sealed embeddings of a model, opened on `threads` worker threads, batches dealt in turn, two
  * in flight per thread (so that no thread waits for another's turn): while they open, the caller's
- * `visit` codes the oldest batch, in id order. With `ranges` the workers read the samples too, each from its own read-only
- * connection, by ranges of ids: the caller's thread is left only the coding, and the two cores
- * share reading and opening, which cost more. Without (an in-memory database, or a file a worker
+ * `visit` codes the oldest batch, in id order. With `ranges` the workers read the samples too,
+ * each from its own read-only connection, by ranges of ids: the caller's thread is left only the
+ * coding, and the two cores share reading and opening, which cost more. Without (an in-memory database, or a file a worker
  * cannot open) the caller reads page by page (`page(after, limit)`: the rows with id above
  * `after`, in id order) and sends the bytes. No statement stays open across the awaits.
  */
