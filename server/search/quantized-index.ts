@@ -453,6 +453,15 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   /**
+   * Where a row's 2-bit codes lie (only kept when the first pass reads them): byte (row % 16) of
+   * each pair's 16 bytes in the row's block of 32, the low nibble (shift 0) for rows 0-15 of the
+   * block, the high one (shift 4) for rows 16-31.
+   */
+  private fastScanSlot(row: number): { at: number; shift: 0 | 4 } {
+    return { at: this.fsAt + (row >> 5) * this.pairs * 16 + (row & 15), shift: (row & 31) >= 16 ? 4 : 0 };
+  }
+
+  /**
    * Codes the loaded row (loadRow) at `row`. Each code c gets the scale ||y||^2 / (c . y), which makes
    * the estimate q . (scale c) unbiased for probes near the row (the least-squares scale would
    * shrink genuine matches); its residual norm bounds the error (see the docs).
@@ -460,10 +469,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private writeRow(row: number): void {
     const { f32, f64 } = this.views();
     const at = this.coderAt;
-    // The 2-bit codes (only kept when the first pass reads them) go to byte (row % 16) of each
-    // pair's 16 bytes in the row's block, the low nibble for rows 0-15; the 4-bit ones to the row.
-    const j = row & 31;
-    const fs = this.pairs > 0 ? this.fsAt + (row >> 5) * this.pairs * 16 + (j & 15) : 0;
+    const fs = this.fastScanSlot(row);
     const d = this.dpad;
     this.coder.codeRow(
       at.unit,
@@ -471,9 +477,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       at.y,
       at.scratch,
       this.codesAt + (row * d) / 2,
-      fs,
+      fs.at,
       this.pairs,
-      j >= 16 ? 4 : 0,
+      fs.shift,
       at.res,
       T2,
       STEP4,
@@ -542,9 +548,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       // (the last fast-scan block is saved whole, stale slots included).
       this.vectors.erase(row);
       u8.fill(0, this.codesAt + (row * d) / 2, this.codesAt + ((row + 1) * d) / 2);
-      const keep = (row & 31) >= 16 ? 0x0f : 0xf0;
-      let at = this.fsAt + (row >> 5) * this.pairs * 16 + (row & 15);
-      for (let g = 0; g < this.pairs; g++, at += 16) u8[at] = u8[at]! & keep;
+      const fs = this.fastScanSlot(row);
+      for (let g = 0, at = fs.at; g < this.pairs; g++, at += 16) u8[at] = u8[at]! & (0xf0 >> fs.shift);
       this.rowSlot[row] = -1;
       this.deadRows++;
     }

@@ -102,10 +102,11 @@ export class FileVectorStore implements VectorStore {
   read(row: number, out: Float32Array): Float32Array {
     const bytes = this.dim * 4;
     const baseRows = this.base?.rows ?? 0;
-    const raw = new Uint8Array(out.buffer, out.byteOffset, bytes);
+    // Sealed rows are decrypted in place, through a byte view of `out`.
+    const raw = () => new Uint8Array(out.buffer, out.byteOffset, bytes);
     if (row < baseRows) {
-      readSync(this.base!.fd, raw, 0, bytes, this.base!.offset + row * bytes);
-      this.base!.cipher?.apply(row, raw);
+      readSync(this.base!.fd, out, 0, bytes, this.base!.offset + row * bytes);
+      this.base!.cipher?.apply(row, raw());
       return out;
     }
     const j = row - baseRows;
@@ -113,8 +114,8 @@ export class FileVectorStore implements VectorStore {
       const at = (j - this.flushed) * this.dim;
       return this.pending.subarray(at, at + this.dim);
     }
-    readSync(this.fd, raw, 0, bytes, j * bytes);
-    this.cipher?.apply(j, raw);
+    readSync(this.fd, out, 0, bytes, j * bytes);
+    this.cipher?.apply(j, raw());
     return out;
   }
 

@@ -55,17 +55,38 @@ export const op = {
   localSet: (i: number) => [0x21, ...uleb(i)],
   localTee: (i: number) => [0x22, ...uleb(i)],
   i32Const: (n: number) => [0x41, ...sleb(n)],
+  f64Const: (x: number) => [0x44, ...f64Bytes(x)],
+  drop: 0x1a,
+  select: 0x1b,
   i32Load: (offset: number) => [0x28, 2, ...uleb(offset)],
   f32Load: (offset: number) => [0x2a, 2, ...uleb(offset)],
+  i32Load8U: (offset: number) => [0x2d, 0, ...uleb(offset)],
   i32Store: (offset: number) => [0x36, 2, ...uleb(offset)],
   f32Store: (offset: number) => [0x38, 2, ...uleb(offset)],
+  f64Store: (offset: number) => [0x39, 3, ...uleb(offset)],
+  i32Store8: (offset: number) => [0x3a, 0, ...uleb(offset)],
+  i32LtU: 0x49,
   i32GeU: 0x4f,
   f32Ge: 0x60,
+  f64Gt: 0x64,
   i32Add: 0x6a,
+  i32Sub: 0x6b,
   i32Mul: 0x6c,
+  i32And: 0x71,
+  i32Or: 0x72,
+  i32Xor: 0x73,
   i32Shl: 0x74,
+  i32ShrU: 0x76,
+  f32Add: 0x92,
   f32Mul: 0x94,
+  f64Neg: 0x9a,
+  f64Sqrt: 0x9f,
+  f64Add: 0xa0,
+  f64Mul: 0xa2,
+  f64Div: 0xa3,
   f32ConvertI32S: 0xb2,
+  f32DemoteF64: 0xb6,
+  f64PromoteF32: 0xbb,
   simd: (sub: number, ...imm: number[]) => [0xfd, ...uleb(sub), ...imm],
 };
 export const v128Load = (offset: number) => op.simd(0x00, 4, ...uleb(offset));
@@ -103,40 +124,20 @@ export function funcBody(locals: [number, number][], code: number[]): number[] {
   return [...uleb(body.length), ...body];
 }
 
-// Used by the row coder (wasm-row-coder.ts).
 export const F64 = 0x7c;
-export const scalar = {
-  f64Load: (offset: number) => [0x2b, 3, ...uleb(offset)],
-  f64Store: (offset: number) => [0x39, 3, ...uleb(offset)],
-  f32Store: (offset: number) => [0x38, 2, ...uleb(offset)],
-  i32Load: (offset: number) => [0x28, 2, ...uleb(offset)],
-  i32Load8U: (offset: number) => [0x2d, 0, ...uleb(offset)],
-  i32Store8: (offset: number) => [0x3a, 0, ...uleb(offset)],
-  f64Const: (x: number) => {
-    const b = Buffer.alloc(8);
-    b.writeDoubleLE(x);
-    return [0x44, ...b];
-  },
-  i32Sub: 0x6b,
-  i32Xor: 0x73,
-  f32DemoteF64: 0xb6,
-  f64PromoteF32: 0xbb,
-  i32And: 0x71,
-  i32Or: 0x72,
-  i32ShrU: 0x76,
-  f64Gt: 0x64,
-  f64Neg: 0x9a,
-  f64Sqrt: 0x9f,
-  f64Add: 0xa0,
-  f64Mul: 0xa2,
-  f64Div: 0xa3,
-  f64ConvertI32S: 0xb7,
-  select: 0x1b,
-};
+
+export function f64Bytes(x: number): number[] {
+  const b = Buffer.alloc(8);
+  b.writeDoubleLE(x);
+  return [...b];
+}
+
 export const v128Store = (offset: number) => op.simd(0x0b, 4, ...uleb(offset));
 export const v128Or = () => op.simd(0x50);
 export const i8x16Shl = () => op.simd(0x6b);
 export const f64x2Splat = () => op.simd(0x14);
+/** A v128 constant of two equal doubles. */
+export const f64x2Const = (x: number) => v128Const([...f64Bytes(x), ...f64Bytes(x)]);
 export const f64x2ExtractLane = (lane: number) => op.simd(0x21, lane);
 export const f64x2Ge = () => op.simd(0x4c);
 export const f64x2Floor = () => op.simd(0x75);
@@ -147,6 +148,5 @@ export const f64x2Mul = () => op.simd(0xf2);
 export const f64x2Pmin = () => op.simd(0xf6);
 export const f64x2Pmax = () => op.simd(0xf7);
 export const f64x2PromoteLowF32x4 = () => op.simd(0x5f);
-export const i32x4TruncSatF64x2SZero = () => op.simd(0xfc);
 /** v128.store16_lane: the 16-bit lane `lane` of the vector to memory. */
 export const v128Store16Lane = (offset: number, lane: number) => op.simd(0x59, 0, ...uleb(offset), lane);

@@ -213,29 +213,22 @@ function fastScanBody(pairs: number): number[] {
   const signBit = v128Const(new Array<number>(16).fill(0x80));
   const code: number[] = [];
   code.push(...op.localGet(start), ...op.localSet(row));
-  code.push(...op.localGet(codes), ...op.localGet(start), ...op.i32Const(5), 0x76 /* i32.shr_u */);
+  code.push(...op.localGet(codes), ...op.localGet(start), ...op.i32Const(5), op.i32ShrU);
   code.push(...op.i32Const(blockBytes), op.i32Mul, op.i32Add, ...op.localSet(p));
   code.push(...op.i32Const(0), ...op.localSet(n));
   code.push(...op.localGet(thr), ...f32x4Splat(), ...op.localSet(thrv));
   code.push(...op.localGet(eScale), ...f32x4Splat(), ...op.localSet(ev2));
   // The last block's address: the read ahead below stays within the rows scanned.
-  code.push(...op.localGet(codes), ...op.localGet(end), ...op.i32Const(5), 0x76 /* i32.shr_u */);
-  code.push(
-    ...op.i32Const(blockBytes),
-    op.i32Mul,
-    op.i32Add,
-    ...op.i32Const(blockBytes),
-    0x6b /* i32.sub */,
-    ...op.localSet(pLast),
-  );
+  code.push(...op.localGet(codes), ...op.localGet(end), ...op.i32Const(5), op.i32ShrU);
+  code.push(...op.i32Const(blockBytes), op.i32Mul, op.i32Add, ...op.i32Const(blockBytes), op.i32Sub, ...op.localSet(pLast));
   code.push(op.block, op.void, op.loop, op.void);
   code.push(...op.localGet(row), ...op.localGet(end), op.i32GeU, op.brIf, 1);
   if (AHEAD > 0) {
     // One byte of the block AHEAD blocks on, read and dropped: the hardware prefetcher stops at
     // page boundaries (a block is a 4 KiB page at 512-d), so each page would start with a miss.
     code.push(...op.localGet(p), ...op.i32Const(AHEAD * blockBytes), op.i32Add, ...op.localTee(ahead));
-    code.push(...op.localGet(pLast), ...op.localGet(ahead), ...op.localGet(pLast), 0x49 /* i32.lt_u */, 0x1b /* select */);
-    code.push(0x2d, 0, 0 /* i32.load8_u */, 0x1a /* drop */);
+    code.push(...op.localGet(pLast), ...op.localGet(ahead), ...op.localGet(pLast), op.i32LtU, op.select);
+    code.push(...op.i32Load8U(0), op.drop);
   }
   for (const a of [aLo, bLo, aHi, bHi]) code.push(...v128Zero(), ...op.localSet(a));
   const accumulate = (v: number, a: number, b: number) => {
@@ -269,7 +262,7 @@ function fastScanBody(pairs: number): number[] {
   accumulate(hi, aHi, bHi);
   code.push(...op.localGet(lp), ...op.i32Const(64), op.i32Add, ...op.localSet(lp));
   code.push(...op.localGet(gp), ...op.i32Const(64), op.i32Add, ...op.localTee(gp));
-  code.push(...op.localGet(gEnd), 0x49 /* i32.lt_u */, op.brIf, 0, op.end);
+  code.push(...op.localGet(gEnd), op.i32LtU, op.brIf, 0, op.end);
   // Rows 0-15 from (aLo, bLo), 16-31 from (aHi, bHi): odd rows = B, even rows = A - (B << 8),
   // interleaved back into row order, eight rows per i16x8, four per f32x4.
   const bias = 128 * groups;
@@ -399,7 +392,7 @@ function dotF32Body(stride: number): number[] {
     code.push(...f32x4Mul(), ...f32x4Add(), ...op.localSet(acc));
   }
   code.push(...op.localGet(o), ...op.localGet(a), ...op.localGet(b), ...f32x4Add(), ...op.localTee(a), ...f32x4ExtractLane(0));
-  for (let lane = 1; lane < 4; lane++) code.push(...op.localGet(a), ...f32x4ExtractLane(lane), 0x92 /* f32.add */);
+  for (let lane = 1; lane < 4; lane++) code.push(...op.localGet(a), ...f32x4ExtractLane(lane), op.f32Add);
   code.push(...op.f32Store(0));
   code.push(...op.localGet(row), ...op.i32Const(1), op.i32Add, ...op.localSet(row));
   code.push(...op.localGet(p), ...op.i32Const(bytes), op.i32Add, ...op.localSet(p));

@@ -27,6 +27,7 @@ import {
   I32,
   V128,
   f64x2Add,
+  f64x2Const,
   f64x2ExtractLane,
   f64x2Floor,
   f64x2Ge,
@@ -41,7 +42,6 @@ import {
   i8x16Shuffle,
   name,
   op,
-  scalar,
   section,
   uleb,
   v128And,
@@ -50,6 +50,7 @@ import {
   v128Or,
   v128Store,
   v128Store16Lane,
+  v128Zero,
   vec,
 } from './wasm-assembler.js';
 import { wasm, type WasmMemory, type WasmModule } from './wasm-kernel.js';
@@ -88,7 +89,6 @@ function codeRowBody(dpad: number): number[] {
   const [p, h, i, j, g, at] = [11, 12, 13, 14, 15, 16];
   const [ss, sigma, t2, inv] = [17, 18, 19, 20];
   const [a, b, x, c, n, cy2, cc2, cy4, cc4, t2v, nt2v, invv, w, acc] = [21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34];
-  const splat = (value: number) => v128Const([...Buffer.concat([f64Bytes(value), f64Bytes(value)])]);
   const bytes8 = 8 * dpad;
   const code: number[] = [];
   const addr = (base: number, offset: number) => [...op.localGet(base), ...op.localGet(offset), op.i32Add];
@@ -130,28 +130,21 @@ function codeRowBody(dpad: number): number[] {
   code.push(...op.localGet(h), ...op.i32Const(1), op.i32Shl, ...op.localSet(h));
   code.push(op.br, 0, op.end, op.end);
   // y *= 1/sqrt(P); ss = |y|^2.
-  code.push(...v128Const(new Array<number>(16).fill(0)), ...op.localSet(acc));
+  code.push(...v128Zero(), ...op.localSet(acc));
   loop(code, p, op.i32Const(bytes8), 16, () => {
-    code.push(...addr(y, p), ...addr(y, p), ...v128Load(0), ...splat(1 / Math.sqrt(dpad)), ...f64x2Mul());
+    code.push(...addr(y, p), ...addr(y, p), ...v128Load(0), ...f64x2Const(1 / Math.sqrt(dpad)), ...f64x2Mul());
     code.push(...op.localTee(x), ...v128Store(0));
     code.push(...op.localGet(x), ...op.localGet(x), ...f64x2Mul(), ...op.localGet(acc), ...f64x2Add(), ...op.localSet(acc));
   });
-  code.push(...op.localGet(acc), ...f64x2ExtractLane(0), ...op.localGet(acc), ...f64x2ExtractLane(1), scalar.f64Add);
-  code.push(...op.localTee(ss), ...scalar.f64Const(dpad), scalar.f64Div, scalar.f64Sqrt, ...op.localSet(sigma));
-  code.push(...op.localGet(t2k), ...op.localGet(sigma), scalar.f64Mul, ...op.localTee(t2), ...f64x2Splat(), ...op.localSet(t2v));
-  code.push(...op.localGet(t2), scalar.f64Neg, ...f64x2Splat(), ...op.localSet(nt2v));
+  code.push(...op.localGet(acc), ...f64x2ExtractLane(0), ...op.localGet(acc), ...f64x2ExtractLane(1), op.f64Add);
+  code.push(...op.localTee(ss), ...op.f64Const(dpad), op.f64Div, op.f64Sqrt, ...op.localSet(sigma));
+  code.push(...op.localGet(t2k), ...op.localGet(sigma), op.f64Mul, ...op.localTee(t2), ...f64x2Splat(), ...op.localSet(t2v));
+  code.push(...op.localGet(t2), op.f64Neg, ...f64x2Splat(), ...op.localSet(nt2v));
   // inv = step > 0 ? 1 / step : 0
-  code.push(...scalar.f64Const(1), ...op.localGet(stepk), ...op.localGet(sigma), scalar.f64Mul, scalar.f64Div);
-  code.push(
-    ...scalar.f64Const(0),
-    ...op.localGet(stepk),
-    ...op.localGet(sigma),
-    scalar.f64Mul,
-    ...scalar.f64Const(0),
-    scalar.f64Gt,
-  );
-  code.push(scalar.select, ...op.localTee(inv), ...f64x2Splat(), ...op.localSet(invv));
-  for (const s of [cy2, cc2, cy4, cc4]) code.push(...v128Const(new Array<number>(16).fill(0)), ...op.localSet(s));
+  code.push(...op.f64Const(1), ...op.localGet(stepk), ...op.localGet(sigma), op.f64Mul, op.f64Div);
+  code.push(...op.f64Const(0), ...op.localGet(stepk), ...op.localGet(sigma), op.f64Mul, ...op.f64Const(0), op.f64Gt);
+  code.push(op.select, ...op.localTee(inv), ...f64x2Splat(), ...op.localSet(invv));
+  for (const s of [cy2, cc2, cy4, cc4]) code.push(...v128Zero(), ...op.localSet(s));
   // The constants in locals: a v128.const in the loop would be rebuilt every turn.
   const [one, three, half, lo7, hi7, zero, magic] = [35, 36, 37, 38, 39, 40, 41];
   for (const [local, value] of [
@@ -163,7 +156,7 @@ function codeRowBody(dpad: number): number[] {
     [zero, 0],
     [magic, 1.5 * 2 ** 52],
   ] as const) {
-    code.push(...splat(value), ...op.localSet(local));
+    code.push(...f64x2Const(value), ...op.localSet(local));
   }
   // Both quantisers, two dimensions a turn; `i` is the dimension, `p` its byte in y.
   code.push(...op.i32Const(0), ...op.localSet(i));
@@ -201,33 +194,20 @@ function codeRowBody(dpad: number): number[] {
     code.push(...v128Const(new Array<number>(16).fill(15)), ...v128And());
     code.push(...op.localGet(a), ...op.localGet(b), ...i8x16Shuffle([...range(8, 8), ...range(8, 24)]));
     code.push(...op.i32Const(4), ...i8x16Shl(), ...v128Or(), ...op.localSet(w));
-    code.push(...op.localGet(out4), ...op.localGet(g), ...op.i32Const(1), scalar.i32ShrU, op.i32Add);
+    code.push(...op.localGet(out4), ...op.localGet(g), ...op.i32Const(1), op.i32ShrU, op.i32Add);
     code.push(...op.localGet(w), ...op.localGet(w), ...i8x16Shuffle(range(8).flatMap((k) => [k, k + 8])), ...v128Store(0));
   });
   // The fast-scan nibbles: byte fs + 16 g keeps its other nibble.
   loop(code, g, op.localGet(pairs), 1, () => {
     code.push(...op.localGet(fs), ...op.localGet(g), ...op.i32Const(4), op.i32Shl, op.i32Add, ...op.localTee(at));
-    code.push(
-      ...op.localGet(at),
-      ...scalar.i32Load8U(0),
-      ...op.i32Const(0xf0),
-      ...op.localGet(shift),
-      scalar.i32ShrU,
-      scalar.i32And,
-    );
+    code.push(...op.localGet(at), ...op.i32Load8U(0), ...op.i32Const(0xf0), ...op.localGet(shift), op.i32ShrU, op.i32And);
     code.push(...op.localGet(scratch), ...op.localGet(g), ...op.i32Const(1), op.i32Shl, op.i32Add, ...op.localTee(j));
-    code.push(...scalar.i32Load8U(0), ...op.localGet(j), ...scalar.i32Load8U(1), ...op.i32Const(2), op.i32Shl, scalar.i32Or);
-    code.push(...op.localGet(shift), op.i32Shl, scalar.i32Or, ...scalar.i32Store8(0));
+    code.push(...op.i32Load8U(0), ...op.localGet(j), ...op.i32Load8U(1), ...op.i32Const(2), op.i32Shl, op.i32Or);
+    code.push(...op.localGet(shift), op.i32Shl, op.i32Or, ...op.i32Store8(0));
   });
-  const sum = (s: number) => [
-    ...op.localGet(s),
-    ...f64x2ExtractLane(0),
-    ...op.localGet(s),
-    ...f64x2ExtractLane(1),
-    scalar.f64Add,
-  ];
-  code.push(...op.localGet(res), ...op.localGet(ss), ...scalar.f64Store(0));
-  [cy2, cc2, cy4, cc4].forEach((s, k) => code.push(...op.localGet(res), ...sum(s), ...scalar.f64Store(8 * (k + 1))));
+  const sum = (s: number) => [...op.localGet(s), ...f64x2ExtractLane(0), ...op.localGet(s), ...f64x2ExtractLane(1), op.f64Add];
+  code.push(...op.localGet(res), ...op.localGet(ss), ...op.f64Store(0));
+  [cy2, cc2, cy4, cc4].forEach((s, k) => code.push(...op.localGet(res), ...sum(s), ...op.f64Store(8 * (k + 1))));
   return funcBody(
     [
       [6, I32],
@@ -243,7 +223,7 @@ function prepareRowBody(): number[] {
   const [p, end, h] = [3, 4, 5];
   const [sum, norm] = [6, 7];
   const code: number[] = [];
-  const f64At = [...op.localGet(p), ...op.f32Load(0), scalar.f64PromoteF32];
+  const f64At = [...op.localGet(p), ...op.f32Load(0), op.f64PromoteF32];
   code.push(...op.localGet(row), ...op.localGet(dim), ...op.i32Const(2), op.i32Shl, op.i32Add, ...op.localSet(end));
   code.push(...op.localGet(normalise), op.if, op.void);
   const overRow = (body: () => void) => {
@@ -254,21 +234,19 @@ function prepareRowBody(): number[] {
     code.push(...op.localGet(p), ...op.i32Const(4), op.i32Add, ...op.localSet(p));
     code.push(op.br, 0, op.end, op.end);
   };
-  overRow(() => code.push(...f64At, ...f64At, scalar.f64Mul, ...op.localGet(sum), scalar.f64Add, ...op.localSet(sum)));
+  overRow(() => code.push(...f64At, ...f64At, op.f64Mul, ...op.localGet(sum), op.f64Add, ...op.localSet(sum)));
   // norm = sqrt(sum) || 1
-  code.push(...op.localGet(sum), scalar.f64Sqrt, ...op.localTee(norm), ...scalar.f64Const(1));
-  code.push(...op.localGet(norm), ...scalar.f64Const(0), scalar.f64Gt, scalar.select, ...op.localSet(norm));
-  overRow(() =>
-    code.push(...op.localGet(p), ...f64At, ...op.localGet(norm), scalar.f64Div, scalar.f32DemoteF64, ...scalar.f32Store(0)),
-  );
+  code.push(...op.localGet(sum), op.f64Sqrt, ...op.localTee(norm), ...op.f64Const(1));
+  code.push(...op.localGet(norm), ...op.f64Const(0), op.f64Gt, op.select, ...op.localSet(norm));
+  overRow(() => code.push(...op.localGet(p), ...f64At, ...op.localGet(norm), op.f64Div, op.f32DemoteF64, ...op.f32Store(0)));
   code.push(op.end);
   code.push(...op.i32Const(0x811c9dc5 | 0), ...op.localSet(h));
   overRow(() =>
     code.push(
       ...op.localGet(h),
       ...op.localGet(p),
-      ...scalar.i32Load(0),
-      scalar.i32Xor,
+      ...op.i32Load(0),
+      op.i32Xor,
       ...op.i32Const(0x01000193),
       op.i32Mul,
       ...op.localSet(h),
@@ -282,12 +260,6 @@ function prepareRowBody(): number[] {
     ],
     code,
   );
-}
-
-function f64Bytes(value: number): Buffer {
-  const b = Buffer.alloc(8);
-  b.writeDoubleLE(value);
-  return b;
 }
 
 /** The coder module for padded dimension `dpad` (a power of two, at least 32). */
