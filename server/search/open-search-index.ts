@@ -58,14 +58,13 @@ export async function openSearchIndex(
   };
   removeVectorFiles();
   let generation = 0;
-  const create = async () =>
-    QuantizedEmbeddingIndex.create(options.dim, {
-      threads: options.threads ?? 2,
-      ...(options.sealKey ? { sealKey: options.sealKey } : {}),
-      // The float rows stay on disk (read per re-ranked row); the process holds the codes.
-      // On a read-only data directory the float rows stay in memory and no snapshot is written.
-      ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
-    } satisfies QuantizedIndexOptions);
+  // The float rows stay on disk (read per re-ranked row), a new file per index; the process holds
+  // the codes. On a read-only data directory the float rows stay in memory and no snapshot is written.
+  const storage = (): QuantizedIndexOptions => ({
+    ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
+    ...(options.sealKey ? { sealKey: options.sealKey } : {}),
+  });
+  const create = async () => QuantizedEmbeddingIndex.create(options.dim, { threads: options.threads ?? 2, ...storage() });
   const labelAt = (stamp: string | null) => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp });
   const fromStore = (index: QuantizedEmbeddingIndex) =>
     store.forEachEmbedding(options.modelId, (idPersona, embedding) => index.add(idPersona, embedding));
@@ -108,10 +107,7 @@ export async function openSearchIndex(
   const rebuild = (error: unknown) => {
     options.logger?.error({ err: error }, 'índice de búsqueda: fila dañada, se reconstruye desde la base');
     const old = index;
-    index = new QuantizedEmbeddingIndex(options.dim, {
-      ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
-      ...(options.sealKey ? { sealKey: options.sealKey } : {}),
-    });
+    index = new QuantizedEmbeddingIndex(options.dim, storage());
     fromStore(index);
     void old.close();
     rmSync(snapshot, { force: true });
