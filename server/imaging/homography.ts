@@ -44,7 +44,9 @@ function solve(a: number[][], b: number[]): number[] | null {
 
 /**
  * Warps packed RGB through a destination-to-source homography into an outW x outH image
- * (bilinear); outside the source is `fill` (white by default).
+ * (bilinear); outside the source is `fill` (white by default). The map is applied inline, as
+ * applyHomography computes it, with no array per pixel (a 360x480 portrait is 170,000 of them);
+ * inside the source every value is non-negative, so `| 0` floors and `(x + 0.5) | 0` rounds.
  */
 export function warpPerspective(
   rgb: Uint8Array,
@@ -56,28 +58,34 @@ export function warpPerspective(
   fill = 255,
 ): Uint8Array {
   const out = new Uint8Array(outW * outH * 3);
-  for (let v = 0; v < outH; v++) {
-    for (let u = 0; u < outW; u++) {
-      const [x, y] = applyHomography(dstToSrc, [u + 0.5, v + 0.5]);
-      const sx = x - 0.5;
-      const sy = y - 0.5;
-      const o = (v * outW + u) * 3;
-      if (sx < 0 || sy < 0 || sx > width - 1 || sy > height - 1) {
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = dstToSrc;
+  const xMax = width - 1;
+  const yMax = height - 1;
+  const stride = width * 3;
+  for (let v = 0, o = 0; v < outH; v++) {
+    const py = v + 0.5;
+    for (let u = 0; u < outW; u++, o += 3) {
+      const px = u + 0.5;
+      const w = h6 * px + h7 * py + h8;
+      const sx = (h0 * px + h1 * py + h2) / w - 0.5;
+      const sy = (h3 * px + h4 * py + h5) / w - 0.5;
+      if (!(sx >= 0 && sy >= 0 && sx <= xMax && sy <= yMax)) {
         out[o] = out[o + 1] = out[o + 2] = fill;
         continue;
       }
-      const x0 = Math.floor(sx);
-      const y0 = Math.floor(sy);
-      const x1 = Math.min(width - 1, x0 + 1);
-      const y1 = Math.min(height - 1, y0 + 1);
+      const x0 = sx | 0;
+      const y0 = sy | 0;
       const fx = sx - x0;
       const fy = sy - y0;
+      const gx = 1 - fx;
+      const gy = 1 - fy;
+      // The next column and row, or the same at the last one.
+      const i00 = y0 * stride + x0 * 3;
+      const i10 = x0 < xMax ? i00 + 3 : i00;
+      const i01 = y0 < yMax ? i00 + stride : i00;
+      const i11 = i10 + (i01 - i00);
       for (let c = 0; c < 3; c++) {
-        const p00 = rgb[(y0 * width + x0) * 3 + c]!;
-        const p10 = rgb[(y0 * width + x1) * 3 + c]!;
-        const p01 = rgb[(y1 * width + x0) * 3 + c]!;
-        const p11 = rgb[(y1 * width + x1) * 3 + c]!;
-        out[o + c] = Math.round((p00 * (1 - fx) + p10 * fx) * (1 - fy) + (p01 * (1 - fx) + p11 * fx) * fy);
+        out[o + c] = ((rgb[i00 + c]! * gx + rgb[i10 + c]! * fx) * gy + (rgb[i01 + c]! * gx + rgb[i11 + c]! * fx) * fy + 0.5) | 0;
       }
     }
   }

@@ -8,7 +8,7 @@ import { chooseMajorFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
 import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
-import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
+import { clampBox, laplacianVariance, lumaOf, regionStats, squareRegionInt32, type Plane } from '../../../imaging/pixels.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
 import {
   FACEAPI_MODEL_ID,
@@ -174,140 +174,144 @@ export class FaceRuntime {
     // Awaited below; a rejection before then must not count as unhandled.
     void sharpnessP.catch(() => undefined);
     void thumbnailP?.catch(() => undefined);
-    const image = tf.tensor3d(work.rgb, [work.height, work.width, 3], 'int32');
-    try {
-      const faceBox = clampBox(detected.box, work.width, work.height);
-      const crop = tf.slice(image, [faceBox.y, faceBox.x, 0], [faceBox.height, faceBox.width, 3]);
-      const lm = await this.faceapi.nets.faceLandmark68Net.detectLandmarks(crop as tf.Tensor3D);
-      crop.dispose();
-      const landmarks68: Point[] = lm.positions.map((p) => [p.x + faceBox.x, p.y + faceBox.y]);
-      lap('landmarks');
+    const faceBox = clampBox(detected.box, work.width, work.height);
+    const crop = regionTensor(work, faceBox);
+    const lm = await this.faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
+    crop.dispose();
+    // Back to the frame as face-api maps a padded input back: by half the padding on the short side.
+    const padX = Math.max(0, faceBox.height - faceBox.width) / 2;
+    const padY = Math.max(0, faceBox.width - faceBox.height) / 2;
+    const landmarks68: Point[] = lm.positions.map((p) => [p.x - padX + faceBox.x, p.y - padY + faceBox.y]);
+    lap('landmarks');
 
-      const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
-      const irisA = hf.annotations.leftEyeIris?.[0];
-      const irisB = hf.annotations.rightEyeIris?.[0];
-      let embedding: Float32Array | null = null;
-      const alternativeEmbeddings: Record<string, Float32Array> = {};
-      let age: number | null = null;
-      let gender: MajorFace['gender'] = null;
-      if (options.embedding || options.ageGender) {
-        const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
-        const aligned = tf.slice(image, [align.y, align.x, 0], [align.height, align.width, 3]) as tf.Tensor3D;
-        try {
-          if (options.alternatives)
-            alternativeEmbeddings[FACEAPI_MODEL_ID] = new Float32Array(
-              await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned),
-            );
-          if (options.embedding) {
-            // Two ArcFace crops placed by two independent landmark models (face-api's 68 points,
-            // Human's mesh and irises), their embeddings averaged: each crop's alignment error
-            // partly cancels (docs/face-engine.md). Without a mesh, the 68-point crop twice.
-            const dlibFive = fivePoints(landmarks68);
-            const meshFive =
-              meshFivePoints(
-                mesh,
-                irisA && irisB
-                  ? [
-                      [irisA[0], irisA[1]],
-                      [irisB[0], irisB[1]],
-                    ]
-                  : null,
-              ) ?? dlibFive;
-            const dlibCrop = arcfaceCrop(work, dlibFive);
-            const meshCrop = arcfaceCrop(work, meshFive);
-            const [byDlib, byMesh] = await this.expo.embedPair(dlibCrop, meshCrop);
-            embedding = meanDirection(byDlib, byMesh);
-            if (options.alternatives) {
-              // One more run, both crops mirrored: the previous descriptor and the four-view one.
-              const [dlibMirror, meshMirror] = await this.expo.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
-              alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
-              alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
-              alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, dlibMirror);
-              alternativeEmbeddings[MOBILEFACENET_FOUR_VIEWS_ID] = meanDirection(byDlib, byMesh, dlibMirror, meshMirror);
-            }
+    const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
+    const irisA = hf.annotations.leftEyeIris?.[0];
+    const irisB = hf.annotations.rightEyeIris?.[0];
+    let embedding: Float32Array | null = null;
+    const alternativeEmbeddings: Record<string, Float32Array> = {};
+    let age: number | null = null;
+    let gender: MajorFace['gender'] = null;
+    if (options.embedding || options.ageGender) {
+      const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
+      const aligned = regionTensor(work, align);
+      try {
+        if (options.alternatives)
+          alternativeEmbeddings[FACEAPI_MODEL_ID] = new Float32Array(
+            await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned),
+          );
+        if (options.embedding) {
+          // Two ArcFace crops placed by two independent landmark models (face-api's 68 points,
+          // Human's mesh and irises), their embeddings averaged: each crop's alignment error
+          // partly cancels (docs/face-engine.md). Without a mesh, the 68-point crop twice.
+          const dlibFive = fivePoints(landmarks68);
+          const meshFive =
+            meshFivePoints(
+              mesh,
+              irisA && irisB
+                ? [
+                    [irisA[0], irisA[1]],
+                    [irisB[0], irisB[1]],
+                  ]
+                : null,
+            ) ?? dlibFive;
+          const dlibCrop = arcfaceCrop(work, dlibFive);
+          const meshCrop = arcfaceCrop(work, meshFive);
+          const [byDlib, byMesh] = await this.expo.embedPair(dlibCrop, meshCrop);
+          embedding = meanDirection(byDlib, byMesh);
+          if (options.alternatives) {
+            // One more run, both crops mirrored: the previous descriptor and the four-view one.
+            const [dlibMirror, meshMirror] = await this.expo.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
+            alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
+            alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
+            alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, dlibMirror);
+            alternativeEmbeddings[MOBILEFACENET_FOUR_VIEWS_ID] = meanDirection(byDlib, byMesh, dlibMirror, meshMirror);
           }
-          lap('embedding');
-          if (options.ageGender) {
-            const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(aligned);
-            age = Math.round(ag.age * 10) / 10;
-            gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
-            lap('ageGender');
-          }
-        } finally {
-          aligned.dispose();
         }
+        lap('embedding');
+        if (options.ageGender) {
+          const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(aligned);
+          age = Math.round(ag.age * 10) / 10;
+          gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
+          lap('ageGender');
+        }
+      } finally {
+        aligned.dispose();
       }
-
-      // Iris centres when the iris model ran, eye-contour centres otherwise; the subject's left eye has the larger x.
-      const eyeA: Point = irisA ? [irisA[0], irisA[1]] : centroid(landmarks68.slice(42, 48));
-      const eyeB: Point = irisB ? [irisB[0], irisB[1]] : centroid(landmarks68.slice(36, 42));
-      const [leftEye, rightEye] = eyeA[0] >= eyeB[0] ? [eyeA, eyeB] : [eyeB, eyeA];
-      const iod = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
-      const smallX = openness(mesh[159]!, mesh[145]!, mesh[33]!, mesh[133]!);
-      const largeX = openness(mesh[386]!, mesh[374]!, mesh[362]!, mesh[263]!);
-      const [leftOpen, rightOpen] = mesh[33]![0] < mesh[263]![0] ? [largeX, smallX] : [smallX, largeX];
-      const mouthOpenness = openness(mesh[13]!, mesh[14]!, mesh[78]!, mesh[308]!);
-      const angle = hf.rotation?.angle ?? {
-        roll: Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]),
-        yaw: 0,
-        pitch: 0,
-      };
-
-      // FaceAntiSpoofing on the square face box with level eyes, as the package crops its MTCNN box.
-      const roll = Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]);
-      const spoofModel = options.spoofModel ? await this.expo.spoofScore(boxCrop(original, detected.box, roll, 256)) : null;
-      lap('spoofModel');
-
-      const stats = regionStats(luma, detected.box);
-      const sharpness = await sharpnessP;
-      const imageStats: FaceImageStats = { brightness: stats.mean, contrast: stats.std, sharpness, clipped: stats.clipped };
-      const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68) : null;
-      const presentation = options.presentation ? framingCue(luma, detected.box) : null;
-      lap('measures');
-
-      const thumbnail = thumbnailP ? await thumbnailP : null;
-      const portrait = options.portrait ? await portraitOf(original, rightEye, leftEye, options.scaleH) : null;
-      lap('images');
-
-      const emotion = options.emotion && hf.emotion ? Object.fromEntries(hf.emotion.map((e) => [e.emotion, e.score])) : null;
-      return {
-        ...detected,
-        leftEye,
-        rightEye,
-        noseTip: landmarks68[30]!,
-        leftEyeRegion: grow(boundingBox(landmarks68.slice(42, 48)), 1.4),
-        rightEyeRegion: grow(boundingBox(landmarks68.slice(36, 42)), 1.4),
-        noseRegion: boundingBox(landmarks68.slice(27, 36)),
-        landmarks68,
-        iod,
-        // Station convention (docs/face-engine.md): yaw > 0 the person turns to their right,
-        // pitch > 0 they look up. Human's pitch grows when looking down, hence the sign.
-        yaw: toDegrees(angle.yaw),
-        pitch: -toDegrees(angle.pitch),
-        roll: toDegrees(angle.roll),
-        leftEyeOpenness: leftOpen,
-        rightEyeOpenness: rightOpen,
-        mouthOpenness,
-        age,
-        gender,
-        emotion,
-        real: options.presentation ? (hf.real ?? null) : null,
-        live: options.presentation ? (hf.live ?? null) : null,
-        image: imageStats,
-        cues,
-        presentation,
-        embedding,
-        ...(options.alternatives
-          ? { faceresEmbedding: hf.embedding ? new Float32Array(hf.embedding) : null, alternativeEmbeddings }
-          : {}),
-        spoofModel,
-        thumbnail,
-        portrait,
-      };
-    } finally {
-      image.dispose();
     }
+
+    // Iris centres when the iris model ran, eye-contour centres otherwise; the subject's left eye has the larger x.
+    const eyeA: Point = irisA ? [irisA[0], irisA[1]] : centroid(landmarks68.slice(42, 48));
+    const eyeB: Point = irisB ? [irisB[0], irisB[1]] : centroid(landmarks68.slice(36, 42));
+    const [leftEye, rightEye] = eyeA[0] >= eyeB[0] ? [eyeA, eyeB] : [eyeB, eyeA];
+    const iod = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
+    const smallX = openness(mesh[159]!, mesh[145]!, mesh[33]!, mesh[133]!);
+    const largeX = openness(mesh[386]!, mesh[374]!, mesh[362]!, mesh[263]!);
+    const [leftOpen, rightOpen] = mesh[33]![0] < mesh[263]![0] ? [largeX, smallX] : [smallX, largeX];
+    const mouthOpenness = openness(mesh[13]!, mesh[14]!, mesh[78]!, mesh[308]!);
+    const angle = hf.rotation?.angle ?? {
+      roll: Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]),
+      yaw: 0,
+      pitch: 0,
+    };
+
+    // FaceAntiSpoofing on the square face box with level eyes, as the package crops its MTCNN box.
+    const roll = Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]);
+    const spoofModel = options.spoofModel ? await this.expo.spoofScore(boxCrop(original, detected.box, roll, 256)) : null;
+    lap('spoofModel');
+
+    const stats = regionStats(luma, detected.box);
+    const sharpness = await sharpnessP;
+    const imageStats: FaceImageStats = { brightness: stats.mean, contrast: stats.std, sharpness, clipped: stats.clipped };
+    const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68) : null;
+    const presentation = options.presentation ? framingCue(luma, detected.box) : null;
+    lap('measures');
+
+    const thumbnail = thumbnailP ? await thumbnailP : null;
+    const portrait = options.portrait ? await portraitOf(original, rightEye, leftEye, options.scaleH) : null;
+    lap('images');
+
+    const emotion = options.emotion && hf.emotion ? Object.fromEntries(hf.emotion.map((e) => [e.emotion, e.score])) : null;
+    return {
+      ...detected,
+      leftEye,
+      rightEye,
+      noseTip: landmarks68[30]!,
+      leftEyeRegion: grow(boundingBox(landmarks68.slice(42, 48)), 1.4),
+      rightEyeRegion: grow(boundingBox(landmarks68.slice(36, 42)), 1.4),
+      noseRegion: boundingBox(landmarks68.slice(27, 36)),
+      landmarks68,
+      iod,
+      // Station convention (docs/face-engine.md): yaw > 0 the person turns to their right,
+      // pitch > 0 they look up. Human's pitch grows when looking down, hence the sign.
+      yaw: toDegrees(angle.yaw),
+      pitch: -toDegrees(angle.pitch),
+      roll: toDegrees(angle.roll),
+      leftEyeOpenness: leftOpen,
+      rightEyeOpenness: rightOpen,
+      mouthOpenness,
+      age,
+      gender,
+      emotion,
+      real: options.presentation ? (hf.real ?? null) : null,
+      live: options.presentation ? (hf.live ?? null) : null,
+      image: imageStats,
+      cues,
+      presentation,
+      embedding,
+      ...(options.alternatives
+        ? { faceresEmbedding: hf.embedding ? new Float32Array(hf.embedding) : null, alternativeEmbeddings }
+        : {}),
+      spoofModel,
+      thumbnail,
+      portrait,
+    };
   }
+}
+
+/** An integer box of the frame as the int32 tensor face-api's networks take, already padded square as they would pad it. */
+function regionTensor(frame: Decoded, box: Box): tf.Tensor3D {
+  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box);
+  return tf.tensor3d(data, [side, side, 3], 'int32');
 }
 
 function rawSharp(frame: Decoded, rgb = frame.rgb, width = frame.width, height = frame.height) {
