@@ -9,7 +9,8 @@ export function claheMapping(plane: Plane, clipLimit: number, tiles = 8): Uint8A
   const { width, height, data } = plane;
   const tw = Math.ceil(width / tiles);
   const th = Math.ceil(height / tiles);
-  const maps: Uint8Array[] = [];
+  // Every tile's 256-entry mapping, one after the other.
+  const maps = new Uint8Array(tiles * tiles * 256);
   for (let ty = 0; ty < tiles; ty++) {
     for (let tx = 0; tx < tiles; tx++) {
       const hist = new Uint32Array(256);
@@ -19,30 +20,40 @@ export function claheMapping(plane: Plane, clipLimit: number, tiles = 8): Uint8A
       const y1 = Math.min(height, y0 + th);
       let n = 0;
       for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++, n++) hist[data[y * width + x]!]!++;
-      maps.push(tileMap(hist, n, clipLimit));
+      maps.set(tileMap(hist, n, clipLimit), (ty * tiles + tx) * 256);
     }
+  }
+  // A column's two tiles and weight are the same on every row: computed once.
+  const left = new Int32Array(width);
+  const right = new Int32Array(width);
+  const toRight = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const fx = Math.min(tiles - 1, Math.max(0, (x + 0.5) / tw - 0.5));
+    const tx0 = Math.floor(fx);
+    left[x] = tx0 * 256;
+    right[x] = Math.min(tiles - 1, tx0 + 1) * 256;
+    toRight[x] = fx - tx0;
   }
   const out = new Uint8Array(data.length);
   for (let y = 0; y < height; y++) {
     const fy = Math.min(tiles - 1, Math.max(0, (y + 0.5) / th - 0.5));
     const ty0 = Math.floor(fy);
-    const ty1 = Math.min(tiles - 1, ty0 + 1);
+    const upper = ty0 * tiles * 256;
+    const lower = Math.min(tiles - 1, ty0 + 1) * tiles * 256;
     const wy = fy - ty0;
-    for (let x = 0; x < width; x++) {
-      const fx = Math.min(tiles - 1, Math.max(0, (x + 0.5) / tw - 0.5));
-      const tx0 = Math.floor(fx);
-      const tx1 = Math.min(tiles - 1, tx0 + 1);
-      const wx = fx - tx0;
-      const v = data[y * width + x]!;
-      const top = maps[ty0 * tiles + tx0]![v]! * (1 - wx) + maps[ty0 * tiles + tx1]![v]! * wx;
-      const bottom = maps[ty1 * tiles + tx0]![v]! * (1 - wx) + maps[ty1 * tiles + tx1]![v]! * wx;
-      out[y * width + x] = Math.round(top * (1 - wy) + bottom * wy);
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const v = data[i]!;
+      const wx = toRight[x]!;
+      const top = maps[upper + left[x]! + v]! * (1 - wx) + maps[upper + right[x]! + v]! * wx;
+      const bottom = maps[lower + left[x]! + v]! * (1 - wx) + maps[lower + right[x]! + v]! * wx;
+      out[i] = Math.round(top * (1 - wy) + bottom * wy);
     }
   }
   return out;
 }
 
-function tileMap(hist: Uint32Array, n: number, clipLimit: number): Uint8Array {
+/** One tile's mapping: its histogram clipped, the excess spread over every bin, then its CDF. */
+export function tileMap(hist: Uint32Array, n: number, clipLimit: number): Uint8Array {
   const map = new Uint8Array(256);
   if (n === 0) return map.map((_, i) => i);
   const limit = Math.max(1, Math.floor((clipLimit * n) / 256));
