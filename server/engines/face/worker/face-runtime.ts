@@ -8,7 +8,7 @@ import { chooseMajorFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
 import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
-import { clampBox, laplacianVariance, lumaOf, regionStats, squareRegionInt32, type Plane } from '../../../imaging/pixels.js';
+import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
 import {
   FACEAPI_MODEL_ID,
@@ -19,6 +19,7 @@ import {
 } from '../face-model.js';
 import { fivePoints, meshFivePoints } from '../tflite/align.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
+import { landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
 import {
   fileUrlOfDir,
@@ -175,13 +176,7 @@ export class FaceRuntime {
     void sharpnessP.catch(() => undefined);
     void thumbnailP?.catch(() => undefined);
     const faceBox = clampBox(detected.box, work.width, work.height);
-    const crop = regionTensor(work, faceBox);
-    const lm = await this.faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
-    crop.dispose();
-    // Back to the frame as face-api maps a padded input back: by half the padding on the short side.
-    const padX = Math.max(0, faceBox.height - faceBox.width) / 2;
-    const padY = Math.max(0, faceBox.width - faceBox.height) / 2;
-    const landmarks68: Point[] = lm.positions.map((p) => [p.x - padX + faceBox.x, p.y - padY + faceBox.y]);
+    const landmarks68 = await landmarksInBox(this.faceapi.nets.faceLandmark68Net, work, faceBox);
     lap('landmarks');
 
     const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
@@ -306,12 +301,6 @@ export class FaceRuntime {
       portrait,
     };
   }
-}
-
-/** An integer box of the frame as the int32 tensor face-api's networks take, already padded square as they would pad it. */
-function regionTensor(frame: Decoded, box: Box): tf.Tensor3D {
-  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box);
-  return tf.tensor3d(data, [side, side, 3], 'int32');
 }
 
 function rawSharp(frame: Decoded, rgb = frame.rgb, width = frame.width, height = frame.height) {

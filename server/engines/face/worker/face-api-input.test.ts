@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
+import { packageRoot } from '../../../version.js';
+import { defaultModelsDir } from '../face-engine.js';
+import type { Box } from '../types.js';
+import { landmarksInBox } from './face-api-input.js';
+import { loadFaceApiModule, tf, type FaceApi } from './model-loader.js';
+
+let faceapi: FaceApi;
+let frame: RgbImage;
+
+beforeAll(async () => {
+  setWasmPaths(`${path.join(defaultModelsDir(), 'tfjs-wasm')}${path.sep}`);
+  await tf.setBackend('wasm');
+  faceapi = loadFaceApiModule();
+  await faceapi.nets.faceLandmark68Net.loadFromDisk(path.join(defaultModelsDir(), 'face-api'));
+  frame = await decodeRgb(readFileSync(path.join(packageRoot(), 'test', 'fixtures', 'video', 'live-0.jpg')));
+});
+
+/** face-api on the box as a plain (unpadded) tensor: it pads the input itself and maps its points back. */
+async function faceApiOwn(box: Box) {
+  const data = new Int32Array(box.width * box.height * 3);
+  for (let y = 0; y < box.height; y++) {
+    const from = ((box.y + y) * frame.width + box.x) * 3;
+    data.set(frame.rgb.subarray(from, from + box.width * 3), y * box.width * 3);
+  }
+  const t = tf.tensor3d(data, [box.height, box.width, 3], 'int32');
+  try {
+    return (await faceapi.nets.faceLandmark68Net.detectLandmarks(t)).positions.map((p) => [p.x + box.x, p.y + box.y]);
+  } finally {
+    t.dispose();
+  }
+}
+
+describe('landmarksInBox', () => {
+  // The face in live-0.jpg is about x 165-473, y 118-426 (640x480).
+  it.each([
+    ['square', { x: 165, y: 118, width: 308, height: 308 }],
+    ['tall, odd padding', { x: 190, y: 110, width: 255, height: 320 }],
+    ['wide, even padding', { x: 150, y: 150, width: 330, height: 270 }],
+  ])('gives the points face-api gives when it pads the box itself (%s)', async (_name, box) => {
+    const ours = await landmarksInBox(faceapi.nets.faceLandmark68Net, frame, box);
+    const theirs = await faceApiOwn(box);
+    expect(ours).toHaveLength(68);
+    let worst = 0;
+    ours.forEach((p, i) => (worst = Math.max(worst, Math.abs(p[0] - theirs[i]![0]!), Math.abs(p[1] - theirs[i]![1]!))));
+    expect(worst).toBeLessThan(1e-3);
+    // And in frame coordinates: the nose tip (point 30) where the engine finds it, about (279, 281).
+    expect(Math.hypot(ours[30]![0] - 279, ours[30]![1] - 281)).toBeLessThan(15);
+  });
+});

@@ -1,0 +1,31 @@
+import type { RgbImage } from '../../../imaging/decode-image.js';
+import { squareRegionInt32 } from '../../../imaging/pixels.js';
+import type { Box, Point } from '../types.js';
+import { tf, type FaceApi } from './model-loader.js';
+
+/**
+ * An integer box of the frame as the int32 tensor face-api's networks take, already padded square
+ * as they would pad it: face-api then skips its padding, and nothing is sliced out of a
+ * whole-frame tensor (tfjs's WASM backend runs both as JavaScript loops per element).
+ */
+export function regionTensor(frame: RgbImage, box: Box): tf.Tensor3D {
+  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box);
+  return tf.tensor3d(data, [side, side, 3], 'int32');
+}
+
+/** face-api's 68 landmarks (dlib layout) of the face in an integer box, in frame coordinates. */
+export async function landmarksInBox(net: FaceApi['nets']['faceLandmark68Net'], frame: RgbImage, box: Box): Promise<Point[]> {
+  const crop = regionTensor(frame, box);
+  let positions: { x: number; y: number }[];
+  try {
+    positions = (await net.detectLandmarks(crop)).positions;
+  } finally {
+    crop.dispose();
+  }
+  // Back to the frame as face-api maps an input it padded itself: by half the padding on the
+  // short side (not the whole columns or rows it put before, which differ by half a pixel when
+  // the padding is odd).
+  const padX = Math.max(0, box.height - box.width) / 2;
+  const padY = Math.max(0, box.width - box.height) / 2;
+  return positions.map((p) => [p.x - padX + box.x, p.y - padY + box.y]);
+}
