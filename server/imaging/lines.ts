@@ -70,6 +70,7 @@ export interface LineFit {
 }
 
 const SLOPES = Array.from({ length: 13 }, (_, i) => -0.27 + i * 0.045); // about +-15 degrees
+const STEEPEST = Math.max(...SLOPES.map(Math.abs));
 
 /**
  * The best near-vertical line with x in [x0, x1] over rows [y0, y1] (a small Hough transform:
@@ -101,16 +102,50 @@ function bestLine(
   const centre = (ts + te) / 2;
   let best: LineFit = { coverage: 0, position: (p0 + p1) / 2, slope: 0, centre };
   if (span < 8) return best;
-  const at = (a: number, t: number) => (transposed ? map[a * width + t]! : map[t * width + a]!);
-  for (let p = Math.max(1, Math.floor(p0)); p <= Math.min(across - 2, Math.ceil(p1)); p++) {
-    for (const slope of SLOPES) {
-      let hits = 0;
-      for (let t = ts; t < te; t++) {
-        const a = Math.round(p + slope * (t - centre));
-        if (a < 1 || a >= across - 1) continue;
-        if (at(a, t) || at(a - 1, t) || at(a + 1, t)) hits++;
-      }
-      if (hits / span > best.coverage) best = { coverage: hits / span, position: p, slope, centre };
+  const pFrom = Math.max(1, Math.floor(p0));
+  const pTo = Math.min(across - 2, Math.ceil(p1));
+  if (pTo < pFrom) return best;
+  // Each cell of the band ORed with its two neighbours across the line (the pixel of slack), summed
+  // down each column along the line: sums[(t - ts) * across + a] counts the cells of column a in
+  // the rows before t.
+  const sums = new Int32Array((span + 1) * across);
+  const step = transposed ? width : 1;
+  // Only the columns some slope reaches from some position.
+  const reach = Math.ceil(STEEPEST * Math.max(centre - ts, te - centre)) + 1;
+  const aFrom = Math.max(1, pFrom - reach);
+  const aTo = Math.min(across - 2, pTo + reach);
+  for (let t = ts; t < te; t++) {
+    const before = (t - ts) * across;
+    for (let a = aFrom; a <= aTo; a++) {
+      const i = transposed ? a * width + t : t * width + a;
+      sums[before + across + a] = sums[before + a]! + (map[i]! | map[i - step]! | map[i + step]! ? 1 : 0);
+    }
+  }
+  // Every position of one slope at once: along the line a slope shifts all positions by the same
+  // rounded offset, constant over runs of rows, and a run adds one column sum per position. (The
+  // offset is rounded before the position is added: the same cell as rounding their sum, but
+  // where the offset lies within floating-point error of a half.)
+  const positions = pTo - pFrom + 1;
+  const hits = new Int32Array(positions * SLOPES.length);
+  SLOPES.forEach((slope, s) => {
+    const mine = hits.subarray(s * positions, (s + 1) * positions);
+    for (let t = ts; t < te; ) {
+      const shift = Math.round(slope * (t - centre));
+      let end = t + 1;
+      while (end < te && Math.round(slope * (end - centre)) === shift) end++;
+      const lo = Math.max(pFrom, 1 - shift);
+      const hi = Math.min(pTo, across - 2 - shift);
+      const from = (t - ts) * across + shift;
+      const to = (end - ts) * across + shift;
+      for (let p = lo; p <= hi; p++) mine[p - pFrom]! += sums[to + p]! - sums[from + p]!;
+      t = end;
+    }
+  });
+  // Position by position, slope by slope: the first best wins, as the search always chose.
+  for (let k = 0; k < positions; k++) {
+    for (let s = 0; s < SLOPES.length; s++) {
+      const coverage = hits[s * positions + k]! / span;
+      if (coverage > best.coverage) best = { coverage, position: pFrom + k, slope: SLOPES[s]!, centre };
     }
   }
   return best;
