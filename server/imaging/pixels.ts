@@ -24,33 +24,6 @@ export function clampBox(box: Box, width: number, height: number): Box {
   return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
 }
 
-/**
- * The packed RGB pixels of an integer box inside the image, widened to int32 row by row (the
- * native typed-array conversion) and padded with zeros to a square the way face-api pads a
- * network's input (its padToSquare, centred: the shorter side gets round(d / 2) zeros after it
- * and the rest before). Given this, face-api skips its own padding, and the tensor need not be
- * sliced from a whole-frame tensor: tfjs's WASM backend runs both as JavaScript loops per
- * element. `left` and `top` are the zeros before.
- */
-export function squareRegionInt32(
-  rgb: Uint8Array,
-  width: number,
-  box: Box,
-): { data: Int32Array; side: number; left: number; top: number } {
-  const side = Math.max(box.width, box.height);
-  const d = side - Math.min(box.width, box.height);
-  const before = d - Math.round(d * 0.5);
-  const left = box.width < side ? before : 0;
-  const top = box.height < side ? before : 0;
-  const data = new Int32Array(side * side * 3);
-  const row = box.width * 3;
-  for (let y = 0; y < box.height; y++) {
-    const from = ((box.y + y) * width + box.x) * 3;
-    data.set(rgb.subarray(from, from + row), ((top + y) * side + left) * 3);
-  }
-  return { data, side, left, top };
-}
-
 export interface RegionStats {
   mean: number;
   std: number;

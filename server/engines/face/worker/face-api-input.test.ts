@@ -6,7 +6,7 @@ import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { packageRoot } from '../../../version.js';
 import { defaultModelsDir } from '../face-engine.js';
 import type { Box } from '../types.js';
-import { landmarksInBox } from './face-api-input.js';
+import { landmarksInBox, squareRegionInt32 } from './face-api-input.js';
 import { loadFaceApiModule, tf, type FaceApi } from './model-loader.js';
 
 let faceapi: FaceApi;
@@ -50,5 +50,45 @@ describe('landmarksInBox', () => {
     expect(worst).toBeLessThan(1e-3);
     // And in frame coordinates: the nose tip (point 30) where the engine finds it, about (279, 281).
     expect(Math.hypot(ours[30]![0] - 279, ours[30]![1] - 281)).toBeLessThan(15);
+  });
+});
+
+describe('squareRegionInt32', () => {
+  const width = 9;
+  const rgb = Uint8Array.from({ length: width * 7 * 3 }, (_, i) => 1 + ((i * 37) % 255)); // no zero pixel
+
+  /** The pixel at (x, y) of the square, or null where it is padding. */
+  const at = (r: ReturnType<typeof squareRegionInt32>, x: number, y: number) => {
+    const o = (y * r.side + x) * 3;
+    return r.data[o] === 0 ? null : [r.data[o], r.data[o + 1], r.data[o + 2]];
+  };
+
+  it('copies a square box pixel for pixel, at the image edge too', () => {
+    const box = { x: 5, y: 3, width: 4, height: 4 };
+    const r = squareRegionInt32(rgb, width, box);
+    expect(r).toMatchObject({ side: 4, left: 0, top: 0 });
+    for (let y = 0; y < 4; y++)
+      for (let x = 0; x < 4; x++) {
+        const s = ((box.y + y) * width + box.x + x) * 3;
+        expect(at(r, x, y)).toEqual([rgb[s], rgb[s + 1], rgb[s + 2]]);
+      }
+  });
+
+  it('pads the short side as face-api does: round(d / 2) zeros after, the rest before', () => {
+    // Tall box, d = 3: 1 column before, 2 after.
+    const tall = squareRegionInt32(rgb, width, { x: 2, y: 1, width: 3, height: 6 });
+    expect(tall).toMatchObject({ side: 6, left: 1, top: 0 });
+    for (let y = 0; y < 6; y++) {
+      expect(at(tall, 0, y)).toBeNull();
+      const s = ((1 + y) * width + 2) * 3;
+      expect(at(tall, 1, y)).toEqual([rgb[s], rgb[s + 1], rgb[s + 2]]);
+      expect(at(tall, 3, y)).not.toBeNull();
+      expect([at(tall, 4, y), at(tall, 5, y)]).toEqual([null, null]);
+    }
+    // Wide box, d = 4: 2 rows before, 2 after.
+    const wide = squareRegionInt32(rgb, width, { x: 0, y: 2, width: 6, height: 2 });
+    expect(wide).toMatchObject({ side: 6, left: 0, top: 2 });
+    expect([0, 1, 4, 5].map((y) => at(wide, 3, y))).toEqual([null, null, null, null]);
+    expect(at(wide, 0, 2)).toEqual([rgb[2 * width * 3], rgb[2 * width * 3 + 1], rgb[2 * width * 3 + 2]]);
   });
 });

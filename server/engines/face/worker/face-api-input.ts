@@ -1,7 +1,31 @@
 import type { RgbImage } from '../../../imaging/decode-image.js';
-import { squareRegionInt32 } from '../../../imaging/pixels.js';
 import type { Box, Point } from '../types.js';
 import { tf, type FaceApi } from './model-loader.js';
+
+/**
+ * The packed RGB pixels of an integer box inside the image, widened to int32 row by row (the
+ * native typed-array conversion) and padded with zeros to a square the way face-api pads a
+ * network's input (its padToSquare, centred: the shorter side gets round(d / 2) zeros after it
+ * and the rest before). `left` and `top` are the zeros before.
+ */
+export function squareRegionInt32(
+  rgb: Uint8Array,
+  width: number,
+  box: Box,
+): { data: Int32Array; side: number; left: number; top: number } {
+  const side = Math.max(box.width, box.height);
+  const d = side - Math.min(box.width, box.height);
+  const before = d - Math.round(d * 0.5);
+  const left = box.width < side ? before : 0;
+  const top = box.height < side ? before : 0;
+  const data = new Int32Array(side * side * 3);
+  const row = box.width * 3;
+  for (let y = 0; y < box.height; y++) {
+    const from = ((box.y + y) * width + box.x) * 3;
+    data.set(rgb.subarray(from, from + row), ((top + y) * side + left) * 3);
+  }
+  return { data, side, left, top };
+}
 
 /**
  * An integer box of the frame as the int32 tensor face-api's networks take, already padded square
