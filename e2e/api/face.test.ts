@@ -93,6 +93,24 @@ describe('extraer-datos-rostro-UI', () => {
     expect(turned).toMatchObject({ status: 'BAD_POSE', motivo: expect.stringMatching(/maxYaw 5/) });
   });
 
+  it('returns the upright JPEG it was sent as faceImage, without its EXIF and not encoded again', async () => {
+    const withExif = await sharp(fixture('human-stock-emotions-a-1.jpg'))
+      .withExif({ IFD0: { Make: 'CamaraX', ImageDescription: 'GPS -34.6037,-58.3816' } })
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    const template = await encodeTemplate({
+      kind: 'face',
+      frames: [{ data: new Uint8Array(withExif) }],
+      device: { kind: 'file' },
+    });
+    const faceImage = Buffer.from((await call('extractFace', { template })).faceImage as string, 'base64');
+    expect(faceImage.includes('CamaraX')).toBe(false);
+    expect(faceImage.includes('GPS')).toBe(false);
+    expect((await sharp(faceImage).metadata()).exif).toBeUndefined();
+    // The same compressed image: same pixels, byte for byte, as the photo sent.
+    expect((await sharp(faceImage).raw().toBuffer()).equals(await sharp(withExif).raw().toBuffer())).toBe(true);
+  });
+
   it('honours EXIF orientation', async () => {
     const data = await call('extractFace', { template: await faceTemplate('antispoof-live-exif6.jpg') });
     expect(data.status).toBe('OK');

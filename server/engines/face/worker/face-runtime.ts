@@ -8,6 +8,7 @@ import { chooseMajorFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
 import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
+import { withoutPersonalMetadata } from '../../../imaging/jpeg-metadata.js';
 import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
 import {
@@ -133,7 +134,7 @@ export class FaceRuntime {
         ? ({ kind: 'single', index: 0 } as const)
         : chooseMajorFace(faces, frame, true);
     // JPEG encodes run on libuv's threads while this thread runs the models: started early, awaited last.
-    const frameJpegP = options.frameJpeg ? jpeg(frame.rgb, frame.width, frame.height, 85) : null;
+    const frameJpegP = options.frameJpeg ? frameImage(image, frame) : null;
     void frameJpegP?.catch(() => undefined);
     let major: MajorFace | null = null;
     if (decision.kind === 'single' || decision.kind === 'dominant') {
@@ -305,6 +306,21 @@ export class FaceRuntime {
 
 function rawSharp(frame: Decoded, rgb = frame.rgb, width = frame.width, height = frame.height) {
   return sharp(rgb, { raw: { width, height, channels: 3 } });
+}
+
+/**
+ * The oriented frame as a JPEG (`faceImage`): the bytes received, without their personal metadata,
+ * when they are already an upright sRGB JPEG of the decoded size (no second lossy encoding, and
+ * no encoding work); else the decoded pixels encoded.
+ */
+async function frameImage(bytes: Uint8Array, frame: Decoded): Promise<Uint8Array> {
+  const meta = await sharp(bytes).metadata();
+  const upright = (meta.orientation ?? 1) === 1 && meta.width === frame.width && meta.height === frame.height;
+  if (meta.format === 'jpeg' && upright && meta.space === 'srgb' && meta.channels === 3) {
+    const stripped = withoutPersonalMetadata(bytes);
+    if (stripped) return stripped;
+  }
+  return jpeg(frame.rgb, frame.width, frame.height, 85);
 }
 
 async function jpeg(rgb: Uint8Array, width: number, height: number, quality: number): Promise<Uint8Array> {
