@@ -41,6 +41,44 @@ describe('withoutPersonalMetadata', () => {
     expect((await sharp(clean).metadata()).icc).toBeDefined();
   });
 
+  it('ends at the end of the image: a preview appended after it, with its own EXIF, is not returned; MPF is dropped', async () => {
+    const original = await cameraJpeg();
+    const preview = await sharp(original)
+      .resize(16)
+      .withExif({ IFD0: { Make: 'CamaraPreview' } })
+      .jpeg()
+      .toBuffer();
+    // An APP2 segment that is not an ICC profile: MPF, the index of appended images.
+    const mpf = Buffer.concat([Buffer.from([0xff, 0xe2, 0x00, 0x0a]), Buffer.from('MPF\0'), Buffer.from([0, 0, 0, 0])]);
+    const withTrailer = new Uint8Array(Buffer.concat([original.subarray(0, 2), mpf, original.subarray(2), preview]));
+    const clean = withoutPersonalMetadata(withTrailer)!;
+    expect(Buffer.from(clean).includes('CamaraPreview')).toBe(false);
+    expect(Buffer.from(clean).includes('MPF')).toBe(false);
+    expect(
+      Buffer.from(clean)
+        .subarray(-2)
+        .equals(Buffer.from([0xff, 0xd9])),
+    ).toBe(true);
+    expect(clean.length).toBeLessThan(original.length);
+    expect((await sharp(clean).raw().toBuffer()).equals(await sharp(original).raw().toBuffer())).toBe(true);
+  });
+
+  it('follows a progressive JPEG scan by scan: a comment between two scans is dropped too', async () => {
+    const progressive = await sharp(await cameraJpeg())
+      .jpeg({ progressive: true, quality: 90 })
+      .toBuffer();
+    const firstScan = progressive.indexOf(Buffer.from([0xff, 0xda]));
+    const secondScan = progressive.indexOf(Buffer.from([0xff, 0xda]), firstScan + 2);
+    expect(secondScan).toBeGreaterThan(firstScan);
+    const comment = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x10]), Buffer.from('entre escaneos')]);
+    const withComment = new Uint8Array(
+      Buffer.concat([progressive.subarray(0, secondScan), comment, progressive.subarray(secondScan)]),
+    );
+    const clean = withoutPersonalMetadata(withComment)!;
+    expect(Buffer.from(clean).includes('entre escaneos')).toBe(false);
+    expect((await sharp(clean).raw().toBuffer()).equals(await sharp(progressive).raw().toBuffer())).toBe(true);
+  });
+
   it('refuses what is not a JPEG or is cut inside its segments', async () => {
     const original = await cameraJpeg();
     expect(withoutPersonalMetadata(new Uint8Array(await sharp(original).png().toBuffer()))).toBeNull();
