@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bestHorizontalLine, bestVerticalLine, edgeMaps, type EdgeMaps } from './lines.js';
+import { bestHorizontalLine, bestVerticalLine, edgeMaps, LINE_SLOPES, type EdgeMaps } from './lines.js';
 import type { Plane } from './pixels.js';
-
-const SLOPES = Array.from({ length: 13 }, (_, i) => -0.27 + i * 0.045);
 
 /** The search as first written, a closure read three times per step: bestLine must agree with it. */
 function reference(
@@ -25,7 +23,7 @@ function reference(
   if (span < 8) return best;
   const at = (a: number, t: number) => (transposed ? map[a * width + t]! : map[t * width + a]!);
   for (let p = Math.max(1, Math.floor(p0)); p <= Math.min(across - 2, Math.ceil(p1)); p++) {
-    for (const slope of SLOPES) {
+    for (const slope of LINE_SLOPES) {
       let hits = 0;
       for (let t = ts; t < te; t++) {
         const a = Math.round(p + slope * (t - centre));

@@ -69,8 +69,9 @@ export interface LineFit {
   centre: number;
 }
 
-const SLOPES = Array.from({ length: 13 }, (_, i) => -0.27 + i * 0.045); // about +-15 degrees
-const STEEPEST = Math.max(...SLOPES.map(Math.abs));
+/** The slopes a line search tries: about +-15 degrees. */
+export const LINE_SLOPES: readonly number[] = Array.from({ length: 13 }, (_, i) => -0.27 + i * 0.045);
+const STEEPEST = Math.max(...LINE_SLOPES.map(Math.abs));
 
 /**
  * The best near-vertical line with x in [x0, x1] over rows [y0, y1] (a small Hough transform:
@@ -126,8 +127,8 @@ function bestLine(
   // offset is rounded before the position is added: the same cell as rounding their sum, but
   // where the offset lies within floating-point error of a half.)
   const positions = pTo - pFrom + 1;
-  const hits = new Int32Array(positions * SLOPES.length);
-  SLOPES.forEach((slope, s) => {
+  const hits = new Int32Array(positions * LINE_SLOPES.length);
+  LINE_SLOPES.forEach((slope, s) => {
     const mine = hits.subarray(s * positions, (s + 1) * positions);
     for (let t = ts; t < te; ) {
       const shift = Math.round(slope * (t - centre));
@@ -143,9 +144,9 @@ function bestLine(
   });
   // Position by position, slope by slope: the first best wins, as the search always chose.
   for (let k = 0; k < positions; k++) {
-    for (let s = 0; s < SLOPES.length; s++) {
+    for (let s = 0; s < LINE_SLOPES.length; s++) {
       const coverage = hits[s * positions + k]! / span;
-      if (coverage > best.coverage) best = { coverage, position: pFrom + k, slope: SLOPES[s]!, centre };
+      if (coverage > best.coverage) best = { coverage, position: pFrom + k, slope: LINE_SLOPES[s]!, centre };
     }
   }
   return best;

@@ -6,13 +6,9 @@ import { tf, type FaceApi } from './model-loader.js';
  * The packed RGB pixels of an integer box inside the image, widened to int32 row by row (the
  * native typed-array conversion) and padded with zeros to a square the way face-api pads a
  * network's input (its padToSquare, centred: the shorter side gets round(d / 2) zeros after it
- * and the rest before). `left` and `top` are the zeros before.
+ * and the rest before).
  */
-export function squareRegionInt32(
-  rgb: Uint8Array,
-  width: number,
-  box: Box,
-): { data: Int32Array; side: number; left: number; top: number } {
+export function squareRegionInt32(rgb: Uint8Array, width: number, box: Box): { data: Int32Array; side: number } {
   const side = Math.max(box.width, box.height);
   const d = side - Math.min(box.width, box.height);
   const before = d - Math.round(d * 0.5);
@@ -24,7 +20,7 @@ export function squareRegionInt32(
     const from = ((box.y + y) * width + box.x) * 3;
     data.set(rgb.subarray(from, from + row), ((top + y) * side + left) * 3);
   }
-  return { data, side, left, top };
+  return { data, side };
 }
 
 /**
