@@ -18,13 +18,14 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from '../server/engines/face/face-model.js';
-import { openSearchIndex } from '../server/search/open-search-index.js';
 import { searchIndexKey } from '../server/search/row-cipher.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
 import { dot, normalize } from '../server/matching/similarity.js';
@@ -33,7 +34,7 @@ import { instantiateKernel, kernelModule, wasm, WASM_PAGE } from '../server/sear
 import { packageRoot } from '../server/version.js';
 import { fleetGalleryBench } from './lib/fleet-gallery.js';
 import { percentile, printTable } from './lib/metrics.js';
-import { Rng, SyntheticGallery } from './lib/synthetic-embeddings.js';
+import { Rng, SyntheticGallery, syntheticPersonId } from './lib/synthetic-embeddings.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -60,7 +61,7 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const work = mkdtempSync(path.join(tmpdir(), 'bench-identify-'));
-const id = (i: number) => `P${String(i).padStart(8, '0')}`;
+const id = syntheticPersonId;
 
 function log(msg: string) {
   console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${msg}`);
@@ -314,12 +315,41 @@ async function main() {
  * a clean close; after a crash (the journal); and the delay from an enrollment's commit to its
  * being searchable. Measured, not extrapolated: run it with --store-persons 1000000 for 1M.
  */
+/** One start of the index on the store in `dir`, in a fresh process (bench/lib/start-index.ts). */
+function startIndex(dir: string, storeKey: Buffer, enroll?: { enrollFrom: number; enroll: number }) {
+  const out = execFileSync(
+    process.execPath,
+    [
+      fileURLToPath(new URL('./lib/start-index.js', import.meta.url)),
+      dir,
+      ...(enroll ? ['--enroll-from', String(enroll.enrollFrom), '--enroll', String(enroll.enroll)] : []),
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...process.env,
+        BENCH_STORE_KEY: storeKey.toString('hex'),
+        ...(SEAL_KEY ? { BENCH_SEAL_KEY: SEAL_KEY.toString('hex') } : {}),
+      },
+    },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1)!) as {
+    ms: number;
+    cores: number;
+    source: string;
+    caughtUp: number;
+    delaysMs: number[];
+    closeMs: number;
+  };
+}
+
 async function startup() {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-startup-'));
   const gen = new SyntheticGallery({ dim: EMBEDDING_DIM });
   try {
-    const store = openSqliteStore(dir, randomBytes(32));
-    const openOptions = { dim: EMBEDDING_DIM, modelId: FACE_MODEL_ID, ...(SEAL_KEY ? { sealKey: SEAL_KEY } : {}) };
+    const storeKey = randomBytes(32);
+    const store = openSqliteStore(dir, storeKey);
     const identity = new Float32Array(EMBEDDING_DIM);
     for (let i = 0; i < STORE_PERSONS; i++) {
       gen.person(i, identity);
@@ -346,41 +376,25 @@ async function startup() {
     const codeUs = ((performance.now() - t) * 1000) / Math.max(1, opened.length);
     await coded.close();
     opened.length = 0;
-    t = performance.now();
-    const cpu = process.cpuUsage();
-    const a = await openSearchIndex(store, dir, openOptions);
-    const fromStoreMs = performance.now() - t;
-    // CPU of every thread (the workers that read and open included) over the wall time.
-    const { user, system } = process.cpuUsage(cpu);
-    const fromStoreCores = (user + system) / 1000 / fromStoreMs;
-    // Enrollment: durable commit, then the index update and a search that finds the person.
-    const delays: number[] = [];
-    for (let e = 0; e < 200; e++) {
-      const i = STORE_PERSONS + e;
-      gen.person(i, identity);
-      const embedding = gen.sample(i, 0, identity);
-      store.enrollPerson(id(i), [{ modelId: FACE_MODEL_ID, embedding, quality: 80, thumbnail: null }], { replace: true });
-      const committed = performance.now();
-      a.index.set(id(i), [embedding]);
-      const hit = a.index.search(gen.sample(i, -1, identity), 1)[0];
-      delays.push(performance.now() - committed);
-      if (hit?.idPersona !== id(i)) log(`warning: ${id(i)} not found right after enrolling`);
-    }
-    t = performance.now();
-    await a.close();
-    const closeMs = performance.now() - t;
-    t = performance.now();
-    const b = await openSearchIndex(store, dir, openOptions);
-    const fromSnapshotMs = performance.now() - t;
-    const source = b.source;
-    await b.close();
+    store.close();
+    // Each start in a fresh process, as a station starts (not in this one, whose heap the fill grew).
+    const first = startIndex(dir, storeKey, { enrollFrom: STORE_PERSONS, enroll: 200 });
+    if (first.source !== 'store') throw new Error(`first start from ${first.source}, not from the store`);
+    const fromStoreMs = first.ms;
+    const fromStoreCores = first.cores;
+    const delays = first.delaysMs;
+    const closeMs = first.closeMs;
+    const again = startIndex(dir, storeKey);
+    const fromSnapshotMs = again.ms;
+    const source = again.source;
     // A crash: enrollments committed to the store that no index followed (the process died before
     // its snapshot). The next start loads the old snapshot and re-reads the persons the journal lists.
     const crashChanges = Math.max(1, Math.round(STORE_PERSONS / 10));
+    const reopened = openSqliteStore(dir, storeKey);
     for (let e = 0; e < crashChanges; e++) {
       const i = STORE_PERSONS + 200 + e;
       gen.person(i, identity);
-      store.enrollPerson(
+      reopened.enrollPerson(
         id(i),
         [{ modelId: FACE_MODEL_ID, embedding: gen.sample(i, 0, identity), quality: 80, thumbnail: null }],
         {
@@ -388,12 +402,10 @@ async function startup() {
         },
       );
     }
-    t = performance.now();
-    const c = await openSearchIndex(store, dir, openOptions);
-    const afterCrashMs = performance.now() - t;
-    const afterCrash = { source: c.source, caughtUp: c.caughtUp };
-    await c.close();
-    store.close();
+    reopened.close();
+    const crash = startIndex(dir, storeKey);
+    const afterCrashMs = crash.ms;
+    const afterCrash = { source: crash.source, caughtUp: crash.caughtUp };
     const perRowUs = (fromStoreMs * 1000) / STORE_PERSONS;
     const perChangeUs = ((afterCrashMs - fromSnapshotMs) * 1000) / Math.max(1, afterCrash.caughtUp);
     log(

@@ -73,6 +73,9 @@ function normalizeInPlace(v: Float32Array): Float32Array {
   return v;
 }
 
+/** The id the benches give synthetic person i (sorted as the persons are numbered). */
+export const syntheticPersonId = (i: number): string => `P${String(i).padStart(8, '0')}`;
+
 export interface SyntheticOptions {
   dim: number;
   seed?: number;

@@ -5,9 +5,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  * The associated data binds a value to its row (a sample of one person cannot be moved to
  * another), and a fresh random nonce per value keeps GCM safe under one key.
  */
-const VERSION = 1;
-const NONCE = 12;
-const TAG = 16;
+export const VERSION = 1;
+export const NONCE = 12;
+export const TAG = 16;
 
 export class SealError extends Error {
   override name = 'SealError';

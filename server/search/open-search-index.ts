@@ -80,9 +80,11 @@ export async function openSearchIndex(
   const stamp = store.galleryStamp?.();
   const saved = stamp === undefined ? null : snapshotStamp(QuantizedEmbeddingIndex.snapshotLabel(snapshot), labelAt);
   // The persons to read again on top of the snapshot: none when it is current; those the journal
-  // lists when the store moved on, unless they are so many that reading everything is as quick.
+  // lists when the store moved on, unless they are so many that reading everything is as quick
+  // (bench:identify --startup: a changed person costs about four times a person of the rebuild,
+  // and loading the snapshot about a fifth of the rebuild; past an eighth, the rebuild wins).
   const changed = saved === null || stamp === undefined ? null : saved === stamp ? [] : (store.changedSince?.(saved) ?? null);
-  if (changed !== null && changed.length <= Math.max(64, store.countPersons() / 4)) {
+  if (changed !== null && changed.length <= Math.max(64, store.countPersons() / 8)) {
     try {
       index.loadSnapshot(snapshot);
       for (const idPersona of changed) index.set(idPersona, embeddingsOf(store, idPersona, options.modelId));

@@ -60,6 +60,7 @@ describe('SQLite station store', () => {
     await expect(reopened.streamEmbeddings!('test-model@1', () => undefined)).rejects.toMatchObject({
       message: expect.stringMatching(/p2050 ilegible/),
     });
+    expect(() => reopened.forEachEmbedding('test-model@1', () => undefined)).toThrow(/p2050 ilegible/);
     reopened.close();
   });
 

@@ -4,6 +4,7 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, PersonSummary } from '../../../common/api/admin-schemas.js';
 import type { Scope } from '../../../common/scopes.js';
+import { openAll } from '../../crypto/open-all.js';
 import { open, seal, SealError } from '../../crypto/sealed.js';
 import {
   StoreError,
@@ -313,9 +314,24 @@ class SqliteStore implements StationStore {
   }
 
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {
+    const batch: { id_persona: string; embedding: Buffer }[] = [];
+    // Opened a batch at a time (open-all.ts); one by one when it does not hold, to name the bad sample.
+    const visitBatch = () => {
+      const aads = batch.map((r) => sampleAad(r.id_persona, 'embedding'));
+      const plain =
+        openAll(
+          this.key,
+          batch.map((r) => r.embedding),
+          aads,
+        ) ?? batch.map((r) => this.unseal(r.embedding, r.id_persona, 'embedding'));
+      batch.forEach((r, i) => visit(r.id_persona, blobToFloats(plain[i]!)));
+      batch.length = 0;
+    };
     for (const row of this.q.embeddingsOf.iterate(modelId)) {
-      visit(row.id_persona, blobToFloats(this.unseal(row.embedding, row.id_persona, 'embedding')));
+      batch.push(row);
+      if (batch.length === OPEN_BATCH) visitBatch();
     }
+    visitBatch();
   }
 
   streamEmbeddings(modelId: string, visit: (ids: string[], embeddings: Float32Array[]) => void): Promise<void> {
@@ -437,6 +453,9 @@ function tokenOf(row: TokenRow): TokenRecord {
 function floatsToBlob(values: Float32Array): Buffer {
   return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 }
+
+/** Samples opened together when iterating a model's embeddings. */
+const OPEN_BATCH = 2048;
 
 function blobToFloats(blob: Buffer): Float32Array {
   // Copy: the Buffer's offset in its pool need not be 4-byte aligned.

@@ -1,0 +1,73 @@
+// One start of the station's search index in a fresh process, as a station starts: opens the SQLite
+// store in DIR, times openSearchIndex, optionally times enrollments until searchable, times the
+// close (the snapshot save) and prints one JSON line. Run by `bench:identify --startup`.
+//   node dist/bench/lib/start-index.js DIR [--enroll-from I --enroll N]
+//   env BENCH_STORE_KEY (hex, the store's data key), BENCH_SEAL_KEY (hex, the index's; absent: clear)
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { EMBEDDING_DIM, FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
+import { openSearchIndex } from '../../server/search/open-search-index.js';
+import { openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+import { SyntheticGallery, syntheticPersonId } from './synthetic-embeddings.js';
+
+interface StartResult {
+  ms: number;
+  /** CPU of every thread of the process over the wall time of the start. */
+  cores: number;
+  source: string;
+  caughtUp: number;
+  /** From each enrollment's durable commit to a search that finds the person. */
+  delaysMs: number[];
+  closeMs: number;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { 'enroll-from': { type: 'string', default: '0' }, enroll: { type: 'string', default: '0' } },
+  });
+  const dir = positionals[0]!;
+  const store = openSqliteStore(dir, Buffer.from(process.env.BENCH_STORE_KEY!, 'hex'));
+  const sealKey = process.env.BENCH_SEAL_KEY ? Buffer.from(process.env.BENCH_SEAL_KEY, 'hex') : undefined;
+  const t = performance.now();
+  const cpu = process.cpuUsage();
+  const opened = await openSearchIndex(store, dir, {
+    dim: EMBEDDING_DIM,
+    modelId: FACE_MODEL_ID,
+    ...(sealKey ? { sealKey } : {}),
+  });
+  const ms = performance.now() - t;
+  const { user, system } = process.cpuUsage(cpu);
+  const gen = new SyntheticGallery({ dim: EMBEDDING_DIM });
+  const identity = new Float32Array(EMBEDDING_DIM);
+  const delaysMs: number[] = [];
+  const from = Number(values['enroll-from']);
+  for (let i = from; i < from + Number(values.enroll); i++) {
+    gen.person(i, identity);
+    const embedding = gen.sample(i, 0, identity);
+    store.enrollPerson(syntheticPersonId(i), [{ modelId: FACE_MODEL_ID, embedding, quality: 80, thumbnail: null }], {
+      replace: true,
+    });
+    const committed = performance.now();
+    opened.index.set(syntheticPersonId(i), [embedding]);
+    const hit = opened.index.search(gen.sample(i, -1, identity), 1)[0];
+    delaysMs.push(performance.now() - committed);
+    if (hit?.idPersona !== syntheticPersonId(i))
+      console.error(`warning: ${syntheticPersonId(i)} not found right after enrolling`);
+  }
+  const closing = performance.now();
+  await opened.close();
+  const closeMs = performance.now() - closing;
+  store.close();
+  const result: StartResult = {
+    ms,
+    cores: (user + system) / 1000 / ms,
+    source: opened.source,
+    caughtUp: opened.caughtUp,
+    delaysMs,
+    closeMs,
+  };
+  console.log(JSON.stringify(result));
+}
+
+await main();

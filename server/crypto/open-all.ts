@@ -1,0 +1,157 @@
+import { createCipheriv, randomBytes, timingSafeEqual } from 'node:crypto';
+import { NONCE, TAG, VERSION } from './sealed.js';
+
+/**
+ * Opens many values sealed by `seal` under one key, with two OpenSSL calls for the whole batch
+ * instead of one GCM decipher per value (whose set-up, not the decryption, is most of its cost:
+ * docs/search-index.md, start-up). The same AES-256-GCM, checked the same way, recombined:
+ *
+ * - One AES-256-ECB call enciphers every value's counter blocks: J0 = nonce || 1 (which masks the
+ *   tag) and nonce || 2, 3, ... (the CTR keystream), plus the zero block (GHASH's key H) and the
+ *   J0 of the GHASH call below.
+ * - A value's tag is T = GHASH_H(A, C) xor E(J0). GHASH is Horner's rule in H, so running it over
+ *   the value's blocks (A and C each zero-padded, then their bit lengths) and then over the block
+ *   S = T xor E(J0) leaves (GHASH_H(A, C) xor S) x H, which is zero exactly when the tag holds. Run
+ *   over every value's blocks and S one after another, GHASH stays zero through the batch when
+ *   every tag holds; a wrong tag, nonce, ciphertext or associated data leaves a non-zero polynomial
+ *   in the secret H, zero by chance with probability at most (blocks in the batch) / 2^128, the
+ *   bound GCM itself gives one forgery attempt.
+ * - That GHASH is one GCM call with the whole sequence as associated data and nothing to encrypt;
+ *   its tag is then (L x H) xor E(J0') for its own length block L and nonce, computed here.
+ *
+ * No plaintext is returned unless the whole batch holds. Then each value is the XOR of its
+ * ciphertext and keystream. Values whose format is not `seal`'s, or any tag that fails, make the
+ * batch null: callers then open them one by one with `open`, which names the first bad value.
+ */
+export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: readonly string[]): Buffer[] | null {
+  const n = sealed.length;
+  if (associated.length !== n) throw new Error('openAll: un dato asociado por valor');
+  if (n === 0) return [];
+  // Layout of the GHASH sequence: per value A (padded), C (padded), lengths, S.
+  const aadBytes = new Int32Array(n);
+  const ctBytes = new Int32Array(n);
+  const at = new Int32Array(n);
+  let sequence = 0;
+  // The zero block (for H), then J0 of the GHASH call's own nonce, then every value's blocks.
+  let counters = 2;
+  for (let i = 0; i < n; i++) {
+    const s = sealed[i]!;
+    if (s.length < 1 + NONCE + TAG || s[0] !== VERSION) return null;
+    const a = associated[i]!;
+    aadBytes[i] = ASCII.test(a) ? a.length : Buffer.byteLength(a, 'utf8');
+    ctBytes[i] = s.length - 1 - NONCE - TAG;
+    at[i] = sequence;
+    sequence += pad16(aadBytes[i]!) + pad16(ctBytes[i]!) + 32;
+    counters += 1 + pad16(ctBytes[i]!) / 16;
+  }
+  // Its own memory (not the pool's), so the XOR below can run over 32-bit words.
+  const ghashInput = Buffer.from(new ArrayBuffer(sequence));
+  const blocks = new Uint32Array(counters * 4);
+  const nonce = randomBytes(NONCE);
+  blocks.set([word(nonce, 0), word(nonce, 4), word(nonce, 8), bigEndian32(1)], 4);
+  let block = 2;
+  for (let i = 0; i < n; i++) {
+    const s = sealed[i]!;
+    const a = associated[i]!;
+    let o = at[i]!;
+    if (aadBytes[i] === a.length) for (let k = 0; k < a.length; k++) ghashInput[o + k] = a.charCodeAt(k);
+    else ghashInput.write(a, o, 'utf8');
+    o += pad16(aadBytes[i]!);
+    ghashInput.set(new Uint8Array(s.buffer, s.byteOffset + 1 + NONCE, ctBytes[i]!), o);
+    o += pad16(ctBytes[i]!);
+    writeBitLengths(ghashInput, o, aadBytes[i]!, ctBytes[i]!);
+    // The nonce's three words, then the 32-bit big-endian counter: 1 for J0, 2... for the keystream.
+    const w0 = word(s, 1);
+    const w1 = word(s, 5);
+    const w2 = word(s, 9);
+    const count = 1 + pad16(ctBytes[i]!) / 16;
+    for (let c = 1; c <= count; c++, block++) {
+      const b = block << 2;
+      blocks[b] = w0;
+      blocks[b + 1] = w1;
+      blocks[b + 2] = w2;
+      blocks[b + 3] = bigEndian32(c);
+    }
+  }
+  const ecb = createCipheriv('aes-256-ecb', key, null).setAutoPadding(false);
+  const stream = ecb.update(new Uint8Array(blocks.buffer));
+  ecb.final();
+  // S = T xor E(J0), after each value's lengths.
+  block = 2;
+  for (let i = 0; i < n; i++) {
+    const s = sealed[i]!;
+    const tagAt = s.length - TAG;
+    const o = at[i]! + pad16(aadBytes[i]!) + pad16(ctBytes[i]!) + 16;
+    const j0 = block << 4;
+    for (let k = 0; k < 16; k++) ghashInput[o + k] = s[tagAt + k]! ^ stream[j0 + k]!;
+    block += 1 + pad16(ctBytes[i]!) / 16;
+  }
+  const gcm = createCipheriv('aes-256-gcm', key, nonce);
+  gcm.setAAD(ghashInput);
+  gcm.final();
+  const tag = gcm.getAuthTag();
+  // Expected when every value holds: GHASH over the sequence is zero, so the tag is L x H xor E(nonce || 1).
+  const lengths = Buffer.alloc(16);
+  writeBitLengths(lengths, 0, sequence, 0);
+  const expected = gfMultiply(lengths, stream.subarray(0, 16));
+  for (let k = 0; k < 16; k++) expected[k]! ^= stream[16 + k]!;
+  if (!timingSafeEqual(tag, expected)) return null;
+
+  // Word by word: every region starts on a 16-byte boundary of its buffer, and is padded to one.
+  const keystream = aligned(stream);
+  const text = new Uint32Array(ghashInput.buffer, ghashInput.byteOffset, sequence / 4);
+  const out: Buffer[] = new Array<Buffer>(n);
+  block = 2;
+  for (let i = 0; i < n; i++) {
+    const o = at[i]! + pad16(aadBytes[i]!);
+    const len = ctBytes[i]!;
+    const ks = (block + 1) << 2;
+    for (let w = o >>> 2, k = ks, end = (o + pad16(len)) >>> 2; w < end; w++, k++) text[w]! ^= keystream[k]!;
+    out[i] = ghashInput.subarray(o, o + len);
+    block += 1 + pad16(len) / 16;
+  }
+  return out;
+}
+
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The bytes as 32-bit words, copied when their offset is not a multiple of four. */
+function aligned(bytes: Buffer): Uint32Array {
+  const own = bytes.byteOffset % 4 === 0 ? bytes : Buffer.from(bytes);
+  return new Uint32Array(own.buffer, own.byteOffset, own.length >>> 2);
+}
+
+const pad16 = (bytes: number): number => (bytes + 15) & ~15;
+
+/** Four bytes as the little-endian word a Uint32Array stores them in. */
+function word(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
+}
+
+/** A counter written big-endian into a little-endian word. */
+function bigEndian32(c: number): number {
+  return (((c & 0xff) << 24) | ((c & 0xff00) << 8) | ((c >>> 8) & 0xff00) | (c >>> 24)) >>> 0;
+}
+
+/** GCM's length block: the two byte counts as 64-bit big-endian bit counts. */
+function writeBitLengths(to: Buffer, at: number, aadBytes: number, ctBytes: number): void {
+  to.writeUInt32BE(Math.floor(aadBytes / 2 ** 29), at);
+  to.writeUInt32BE((aadBytes * 8) >>> 0, at + 4);
+  to.writeUInt32BE(Math.floor(ctBytes / 2 ** 29), at + 8);
+  to.writeUInt32BE((ctBytes * 8) >>> 0, at + 12);
+}
+
+/** Multiplication in GCM's GF(2^128), bit-reflected (NIST SP 800-38D, algorithm 1). */
+export function gfMultiply(x: Uint8Array, y: Uint8Array): Buffer {
+  const z = Buffer.alloc(16);
+  const v = Buffer.from(y.subarray(0, 16));
+  for (let i = 0; i < 128; i++) {
+    if ((x[i >> 3]! >> (7 - (i & 7))) & 1) for (let k = 0; k < 16; k++) z[k]! ^= v[k]!;
+    const low = v[15]! & 1;
+    for (let k = 15; k > 0; k--) v[k] = (v[k]! >> 1) | ((v[k - 1]! & 1) << 7);
+    v[0] = v[0]! >> 1;
+    if (low) v[0]! ^= 0xe1;
+  }
+  return z;
+}
