@@ -81,10 +81,10 @@ export async function openSearchIndex(
   const saved = stamp === undefined ? null : snapshotStamp(QuantizedEmbeddingIndex.snapshotLabel(snapshot), labelAt);
   // The persons to read again on top of the snapshot: none when it is current; those the journal
   // lists when the store moved on, unless they are so many that reading everything is as quick
-  // (bench:identify --startup: a changed person costs about four times a person of the rebuild,
-  // and loading the snapshot about a fifth of the rebuild; past an eighth, the rebuild wins).
+  // (bench:identify --startup: a changed person costs three to four persons of the rebuild, and
+  // the snapshot's load a fifth of the rebuild: they break even near a quarter of the gallery).
   const changed = saved === null || stamp === undefined ? null : saved === stamp ? [] : (store.changedSince?.(saved) ?? null);
-  if (changed !== null && changed.length <= Math.max(64, store.countPersons() / 8)) {
+  if (changed !== null && changed.length <= Math.max(64, store.countPersons() / 4)) {
     try {
       index.loadSnapshot(snapshot);
       for (const idPersona of changed) index.set(idPersona, embeddingsOf(store, idPersona, options.modelId));
