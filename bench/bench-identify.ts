@@ -33,6 +33,7 @@ import { QuantizedEmbeddingIndex, type SearchHit, type SearchTrace } from '../se
 import { instantiateKernel, kernelModule, wasm, WASM_PAGE } from '../server/search/wasm-kernel.js';
 import { packageRoot } from '../server/version.js';
 import { fleetGalleryBench } from './lib/fleet-gallery.js';
+import type { StartResult } from './lib/start-index.js';
 import { percentile, printTable } from './lib/metrics.js';
 import { Rng, SyntheticGallery, syntheticPersonId } from './lib/synthetic-embeddings.js';
 
@@ -309,14 +310,8 @@ async function main() {
   console.log(`-> ${path.relative(packageRoot(), out)}`);
 }
 
-/**
- * The station's start-up path (openSearchIndex) on a real SQLite store of STORE_PERSONS persons
- * enrolled through the store: from the store (read + unseal + index), then from its snapshot after
- * a clean close; after a crash (the journal); and the delay from an enrollment's commit to its
- * being searchable. Measured, not extrapolated: run it with --store-persons 1000000 for 1M.
- */
 /** One start of the index on the store in `dir`, in a fresh process (bench/lib/start-index.ts). */
-function startIndex(dir: string, storeKey: Buffer, enroll?: { enrollFrom: number; enroll: number }) {
+function startIndex(dir: string, storeKey: Buffer, enroll?: { enrollFrom: number; enroll: number }): StartResult {
   const out = execFileSync(
     process.execPath,
     [
@@ -334,16 +329,15 @@ function startIndex(dir: string, storeKey: Buffer, enroll?: { enrollFrom: number
       },
     },
   );
-  return JSON.parse(out.trim().split('\n').at(-1)!) as {
-    ms: number;
-    cores: number;
-    source: string;
-    caughtUp: number;
-    delaysMs: number[];
-    closeMs: number;
-  };
+  return JSON.parse(out.trim().split('\n').at(-1)!) as StartResult;
 }
 
+/**
+ * The station's start-up path (openSearchIndex) on a real SQLite store of STORE_PERSONS persons
+ * enrolled through the store: from the store (read + unseal + index), then from its snapshot after
+ * a clean close; after a crash (the journal); and the delay from an enrollment's commit to its
+ * being searchable. Measured, not extrapolated: run it with --store-persons 1000000 for 1M.
+ */
 async function startup() {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-startup-'));
   const gen = new SyntheticGallery({ dim: EMBEDDING_DIM });

@@ -10,7 +10,7 @@ import { openSearchIndex } from '../../server/search/open-search-index.js';
 import { openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { SyntheticGallery, syntheticPersonId } from './synthetic-embeddings.js';
 
-interface StartResult {
+export interface StartResult {
   ms: number;
   /** CPU of every thread of the process over the wall time of the start. */
   cores: number;

@@ -27,12 +27,13 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
   const n = sealed.length;
   if (associated.length !== n) throw new Error('openAll: un dato asociado por valor');
   if (n === 0) return [];
-  // Layout of the GHASH sequence: per value A (padded), C (padded), lengths, S.
+  // Layout of the GHASH sequence (per value A, C each padded, lengths, S) and of the counter
+  // blocks (the zero block for H, J0 of the GHASH call's own nonce, then per value J0 and its keystream).
   const aadBytes = new Int32Array(n);
   const ctBytes = new Int32Array(n);
-  const at = new Int32Array(n);
+  const ctAt = new Int32Array(n); // where C starts in the sequence; lengths and S follow its padding
+  const j0At = new Int32Array(n); // the value's J0 block; its keystream follows
   let sequence = 0;
-  // The zero block (for H), then J0 of the GHASH call's own nonce, then every value's blocks.
   let counters = 2;
   for (let i = 0; i < n; i++) {
     const s = sealed[i]!;
@@ -40,8 +41,9 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
     const a = associated[i]!;
     aadBytes[i] = ASCII.test(a) ? a.length : Buffer.byteLength(a, 'utf8');
     ctBytes[i] = s.length - 1 - NONCE - TAG;
-    at[i] = sequence;
-    sequence += pad16(aadBytes[i]!) + pad16(ctBytes[i]!) + 32;
+    ctAt[i] = sequence + pad16(aadBytes[i]!);
+    sequence = ctAt[i]! + pad16(ctBytes[i]!) + 32;
+    j0At[i] = counters;
     counters += 1 + pad16(ctBytes[i]!) / 16;
   }
   // Its own memory (not the pool's), so the XOR below can run over 32-bit words.
@@ -49,24 +51,20 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
   const blocks = new Uint32Array(counters * 4);
   const nonce = randomBytes(NONCE);
   blocks.set([word(nonce, 0), word(nonce, 4), word(nonce, 8), bigEndian32(1)], 4);
-  let block = 2;
   for (let i = 0; i < n; i++) {
     const s = sealed[i]!;
     const a = associated[i]!;
-    let o = at[i]!;
-    if (aadBytes[i] === a.length) for (let k = 0; k < a.length; k++) ghashInput[o + k] = a.charCodeAt(k);
-    else ghashInput.write(a, o, 'utf8');
-    o += pad16(aadBytes[i]!);
-    ghashInput.set(new Uint8Array(s.buffer, s.byteOffset + 1 + NONCE, ctBytes[i]!), o);
-    o += pad16(ctBytes[i]!);
-    writeBitLengths(ghashInput, o, aadBytes[i]!, ctBytes[i]!);
+    const aAt = ctAt[i]! - pad16(aadBytes[i]!);
+    if (aadBytes[i] === a.length) for (let k = 0; k < a.length; k++) ghashInput[aAt + k] = a.charCodeAt(k);
+    else ghashInput.write(a, aAt, 'utf8');
+    ghashInput.set(new Uint8Array(s.buffer, s.byteOffset + 1 + NONCE, ctBytes[i]!), ctAt[i]!);
+    writeBitLengths(ghashInput, ctAt[i]! + pad16(ctBytes[i]!), aadBytes[i]!, ctBytes[i]!);
     // The nonce's three words, then the 32-bit big-endian counter: 1 for J0, 2... for the keystream.
     const w0 = word(s, 1);
     const w1 = word(s, 5);
     const w2 = word(s, 9);
     const count = 1 + pad16(ctBytes[i]!) / 16;
-    for (let c = 1; c <= count; c++, block++) {
-      const b = block << 2;
+    for (let c = 1, b = j0At[i]! << 2; c <= count; c++, b += 4) {
       blocks[b] = w0;
       blocks[b + 1] = w1;
       blocks[b + 2] = w2;
@@ -77,14 +75,12 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
   const stream = ecb.update(new Uint8Array(blocks.buffer));
   ecb.final();
   // S = T xor E(J0), after each value's lengths.
-  block = 2;
   for (let i = 0; i < n; i++) {
     const s = sealed[i]!;
     const tagAt = s.length - TAG;
-    const o = at[i]! + pad16(aadBytes[i]!) + pad16(ctBytes[i]!) + 16;
-    const j0 = block << 4;
+    const o = ctAt[i]! + pad16(ctBytes[i]!) + 16;
+    const j0 = j0At[i]! << 4;
     for (let k = 0; k < 16; k++) ghashInput[o + k] = s[tagAt + k]! ^ stream[j0 + k]!;
-    block += 1 + pad16(ctBytes[i]!) / 16;
   }
   const gcm = createCipheriv('aes-256-gcm', key, nonce);
   gcm.setAAD(ghashInput);
@@ -101,14 +97,11 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
   const keystream = aligned(stream);
   const text = new Uint32Array(ghashInput.buffer, ghashInput.byteOffset, sequence / 4);
   const out: Buffer[] = new Array<Buffer>(n);
-  block = 2;
   for (let i = 0; i < n; i++) {
-    const o = at[i]! + pad16(aadBytes[i]!);
+    const o = ctAt[i]!;
     const len = ctBytes[i]!;
-    const ks = (block + 1) << 2;
-    for (let w = o >>> 2, k = ks, end = (o + pad16(len)) >>> 2; w < end; w++, k++) text[w]! ^= keystream[k]!;
+    for (let w = o >>> 2, k = (j0At[i]! + 1) << 2, end = (o + pad16(len)) >>> 2; w < end; w++, k++) text[w]! ^= keystream[k]!;
     out[i] = ghashInput.subarray(o, o + len);
-    block += 1 + pad16(len) / 16;
   }
   return out;
 }

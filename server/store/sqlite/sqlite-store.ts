@@ -15,7 +15,7 @@ import {
   type TokenRecord,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
-import { streamUnsealed } from './stream-embeddings.js';
+import { BATCH, streamUnsealed } from './stream-embeddings.js';
 
 export const DATABASE_FILE = 'enrolla.db';
 
@@ -329,7 +329,7 @@ class SqliteStore implements StationStore {
     };
     for (const row of this.q.embeddingsOf.iterate(modelId)) {
       batch.push(row);
-      if (batch.length === OPEN_BATCH) visitBatch();
+      if (batch.length === BATCH) visitBatch();
     }
     visitBatch();
   }
@@ -453,9 +453,6 @@ function tokenOf(row: TokenRow): TokenRecord {
 function floatsToBlob(values: Float32Array): Buffer {
   return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 }
-
-/** Samples opened together when iterating a model's embeddings. */
-const OPEN_BATCH = 2048;
 
 function blobToFloats(blob: Buffer): Float32Array {
   // Copy: the Buffer's offset in its pool need not be 4-byte aligned.

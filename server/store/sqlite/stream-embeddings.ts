@@ -3,8 +3,8 @@ import { workerScript } from '../../engines/worker-pool.js';
 import { StoreError } from '../store.js';
 import type { UnsealReady, UnsealRequest, UnsealResponse, UnsealWorkerData } from './worker/unseal-worker.js';
 
-/** Samples (or, reading by ranges, sample ids) per batch. */
-const BATCH = 2048;
+/** Samples (or, reading by ranges, sample ids) per batch: each opened at once (open-all.ts). */
+export const BATCH = 2048;
 
 export interface SealedEmbeddingRow {
   id: number;
@@ -70,8 +70,8 @@ class Unsealer {
  * in flight per thread (so that no thread waits for another's turn): while they open, the caller's
  * `visit` codes the oldest batch, in id order. With `ranges` the workers read the samples too,
  * each from its own read-only connection, by ranges of ids: the caller's thread is left only the
- * coding, and the two cores share reading and opening, which cost more. Without (an in-memory database, or a file a worker
- * cannot open) the caller reads page by page (`page(after, limit)`: the rows with id above
+ * coding, and the two cores share reading and opening, which cost about as much as the coding.
+ * Without (an in-memory database, or a file a worker cannot open) the caller reads page by page (`page(after, limit)`: the rows with id above
  * `after`, in id order) and sends the bytes. No statement stays open across the awaits.
  */
 export async function streamUnsealed(
