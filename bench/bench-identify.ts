@@ -1,7 +1,7 @@
 // npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
 //   [--bits 2|4] (the first pass's codes; the index's default otherwise) [--clear] (files unsealed;
 //   by default sealed as the station seals them)
-//   [--startup [--store-persons M]]
+//   [--startup [--store-persons M] [--rebuild-pairs R]]
 // With --database-url postgres://...: the shared gallery instead (bench/lib/fleet-gallery.ts).
 // 1:N search over N synthetic persons: build time, top-10 latency, recall against exact float32
 // search, memory, enrollment rate, snapshot save/load. Writes bench/results/identify-N[-dD].json.
@@ -27,6 +27,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from '../server/engines/face/face-model.js';
 import { searchIndexKey } from '../server/search/row-cipher.js';
+import { SEARCH_INDEX_DIR } from '../server/search/open-search-index.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
 import { dot, normalize } from '../server/matching/similarity.js';
 import { QuantizedEmbeddingIndex, type SearchHit, type SearchTrace } from '../server/search/quantized-index.js';
@@ -53,6 +54,8 @@ const FLOATS = arg('floats', 'file');
 const SEAL_KEY = process.argv.includes('--clear') ? undefined : searchIndexKey(randomBytes(32));
 const STARTUP = process.argv.includes('--startup');
 const STORE_PERSONS = Number(arg('store-persons', '5000'));
+// Further rebuilds in pairs: one coded on the caller's thread alone, one on the store's threads.
+const REBUILD_PAIRS = Number(arg('rebuild-pairs', '2'));
 /** Samples coded alone to measure the per-person coding cost (memory stays bounded at 1M). */
 const CODED_ALONE = 100_000;
 const K = 10;
@@ -311,13 +314,18 @@ async function main() {
 }
 
 /** One start of the index on the store in `dir`, in a fresh process (bench/lib/start-index.ts). */
-function startIndex(dir: string, storeKey: Buffer, enroll?: { enrollFrom: number; enroll: number }): StartResult {
+function startIndex(
+  dir: string,
+  storeKey: Buffer,
+  options: { enrollFrom?: number; enroll?: number; callerCodes?: boolean } = {},
+): StartResult {
   const out = execFileSync(
     process.execPath,
     [
       fileURLToPath(new URL('./lib/start-index.js', import.meta.url)),
       dir,
-      ...(enroll ? ['--enroll-from', String(enroll.enrollFrom), '--enroll', String(enroll.enroll)] : []),
+      ...(options.enroll ? ['--enroll-from', String(options.enrollFrom ?? 0), '--enroll', String(options.enroll)] : []),
+      ...(options.callerCodes ? ['--caller-codes'] : []),
     ],
     {
       encoding: 'utf8',
@@ -378,6 +386,17 @@ async function startup() {
     const fromStoreCores = first.cores;
     const delays = first.delaysMs;
     const closeMs = first.closeMs;
+    // Rebuilds again, alternating, to compare on the same machine and minute: the rows coded on
+    // the store's threads as they open them (the station's way), and on the caller's thread alone.
+    const rebuilds = { storeThreads: [first], callerCodes: [] as StartResult[] };
+    for (let pair = 0; pair < REBUILD_PAIRS; pair++) {
+      for (const callerCodes of [true, false]) {
+        rmSync(path.join(dir, SEARCH_INDEX_DIR), { recursive: true, force: true });
+        const run = startIndex(dir, storeKey, { callerCodes });
+        if (run.source !== 'store') throw new Error(`rebuild from ${run.source}, not from the store`);
+        rebuilds[callerCodes ? 'callerCodes' : 'storeThreads'].push(run);
+      }
+    }
     const again = startIndex(dir, storeKey);
     const fromSnapshotMs = again.ms;
     const source = again.source;
@@ -405,6 +424,10 @@ async function startup() {
     log(
       `start-up on SQLite with ${STORE_PERSONS} persons at ${EMBEDDING_DIM}-d: from the store ${Math.round(fromStoreMs)} ms (${perRowUs.toFixed(1)} us/person, ${fromStoreCores.toFixed(2)} cores busy; reading and unsealing alone ${((readMs * 1000) / STORE_PERSONS).toFixed(1)} us/person, coding alone ${codeUs.toFixed(1)} us/person), from the snapshot ${Math.round(fromSnapshotMs)} ms (${source}), after a crash with ${afterCrash.caughtUp} persons changed ${Math.round(afterCrashMs)} ms (${afterCrash.source}; ${perChangeUs.toFixed(1)} us per changed person)`,
     );
+    const list = (runs: StartResult[]) => runs.map((r) => `${Math.round(r.ms)} ms (${r.cores.toFixed(2)} cores)`).join(', ');
+    log(
+      `rebuilds, rows coded on the store's threads: ${list(rebuilds.storeThreads)}; on the caller's thread alone: ${list(rebuilds.callerCodes)}`,
+    );
     return {
       startup_store_persons: STORE_PERSONS,
       startup_from_store_ms: Math.round(fromStoreMs),
@@ -419,6 +442,10 @@ async function startup() {
       startup_after_crash_changed_persons: afterCrash.caughtUp,
       startup_after_crash_us_per_changed_person: round(perChangeUs, 1),
       startup_close_save_ms: Math.round(closeMs),
+      startup_rebuilds_store_threads_ms: rebuilds.storeThreads.map((r) => Math.round(r.ms)),
+      startup_rebuilds_store_threads_cores: rebuilds.storeThreads.map((r) => round(r.cores, 2)),
+      startup_rebuilds_caller_codes_ms: rebuilds.callerCodes.map((r) => Math.round(r.ms)),
+      startup_rebuilds_caller_codes_cores: rebuilds.callerCodes.map((r) => round(r.cores, 2)),
       enroll_commit_to_searchable_p50_ms: round(percentile(delays, 50), 3),
       enroll_commit_to_searchable_max_ms: round(Math.max(...delays), 3),
     };

@@ -1,7 +1,7 @@
 // One start of the station's search index in a fresh process, as a station starts: opens the SQLite
 // store in DIR, times openSearchIndex, optionally times enrollments until searchable, times the
 // close (the snapshot save) and prints one JSON line. Run by `bench:identify --startup`.
-//   node dist/bench/lib/start-index.js DIR [--enroll-from I --enroll N]
+//   node dist/bench/lib/start-index.js DIR [--enroll-from I --enroll N] [--caller-codes]
 //   env BENCH_STORE_KEY (hex, the store's data key), BENCH_SEAL_KEY (hex, the index's; absent: clear)
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -24,7 +24,12 @@ export interface StartResult {
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { 'enroll-from': { type: 'string', default: '0' }, enroll: { type: 'string', default: '0' } },
+    options: {
+      'enroll-from': { type: 'string', default: '0' },
+      enroll: { type: 'string', default: '0' },
+      // A rebuild coded on the caller's thread alone (openSearchIndex's codeOnStoreThreads: false).
+      'caller-codes': { type: 'boolean', default: false },
+    },
   });
   const dir = positionals[0]!;
   const store = openSqliteStore(dir, Buffer.from(process.env.BENCH_STORE_KEY!, 'hex'));
@@ -35,6 +40,7 @@ async function main(): Promise<void> {
     dim: EMBEDDING_DIM,
     modelId: FACE_MODEL_ID,
     ...(sealKey ? { sealKey } : {}),
+    ...(values['caller-codes'] ? { codeOnStoreThreads: false } : {}),
   });
   const ms = performance.now() - t;
   const { user, system } = process.cpuUsage(cpu);

@@ -22,10 +22,15 @@ export class FrameDecodeError extends Error {
  * engine itself runs from TypeScript sources (tests), since a Worker cannot load .ts.
  */
 export function workerScript(engineModuleUrl: string, name: string): string {
-  const here = fileURLToPath(engineModuleUrl);
-  if (here.endsWith('.js')) return path.join(path.dirname(here), 'worker', `${name}.js`);
+  return compiledBeside(engineModuleUrl, path.join('worker', `${name}.js`));
+}
+
+/** A module a worker thread imports (`file`, relative to the caller's module), compiled, as workerScript finds it. */
+export function compiledBeside(moduleUrl: string, file: string): string {
+  const here = fileURLToPath(moduleUrl);
+  if (here.endsWith('.js')) return path.join(path.dirname(here), file);
   const relative = path.relative(packageRoot(), path.dirname(here));
-  return path.join(packageRoot(), 'dist', relative, 'worker', `${name}.js`);
+  return path.join(packageRoot(), 'dist', relative, file);
 }
 
 export class EngineBusyError extends Error {

@@ -14,6 +14,11 @@ export interface OpenSearchIndexOptions {
   threads?: number;
   /** Seals the index's files (its snapshot and float rows): `searchIndexKey(dataKey)`. */
   sealKey?: Buffer;
+  /**
+   * A rebuild's rows coded on the store's threads as they open them (default), or all on the
+   * caller's (false: what bench:identify --startup compares it with).
+   */
+  codeOnStoreThreads?: boolean;
 }
 
 export interface OpenedSearchIndex {
@@ -68,10 +73,16 @@ export async function openSearchIndex(
   const labelAt = (stamp: string | null) => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp });
   const fromStore = (index: QuantizedEmbeddingIndex) =>
     store.forEachEmbedding(options.modelId, (idPersona, embedding) => index.add(idPersona, embedding));
-  // At start, the store may open the samples on another thread while this one codes them.
+  // At start, the store may open the samples on other threads, which code them there too (bulkLoader).
   const streamFromStore = async (index: QuantizedEmbeddingIndex) => {
     if (!store.streamEmbeddings) return fromStore(index);
-    await store.streamEmbeddings(options.modelId, (ids, embeddings) => ids.forEach((id, i) => index.add(id, embeddings[i]!)));
+    const bulk = options.codeOnStoreThreads === false ? null : index.bulkLoader();
+    if (!bulk) {
+      await store.streamEmbeddings(options.modelId, (ids, embeddings) => ids.forEach((id, i) => index.add(id, embeddings[i]!)));
+      return;
+    }
+    await store.streamEmbeddings(options.modelId, bulk.take, bulk.sink);
+    bulk.finish();
   };
 
   let index = await create();

@@ -1,6 +1,7 @@
 import type { SearchIndex } from './search-index.js';
 import { createCipheriv, createDecipheriv, type DecipherGCM, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { dot, normalize } from '../matching/similarity.js';
@@ -9,7 +10,10 @@ import { Rotation } from './rotation.js';
 import { scanShard, selectNth } from './scan-shard.js';
 import { RowCipher } from './row-cipher.js';
 import { FileVectorStore, MemoryVectorStore, type VectorStore } from './vector-store.js';
-import { rowCoder, type RowCoder } from './wasm-row-coder.js';
+import { type CodeLayout, coderSpaceAt, coderSpaceBytes, fastScanSlot, RowWriter } from './row-writer.js';
+import { type BulkCodeData, bulkSpaceBytes, type CodedBatch } from './bulk-code-sink.js';
+import type { BatchSink } from '../store/store.js';
+import { compiledBeside } from '../engines/worker-pool.js';
 import {
   instantiateKernel,
   kernelModule,
@@ -80,6 +84,8 @@ const MAX_KEEP = 65536; // the longest shortlist per thread
 // row costs far more than scoring a few more candidates at 4 bits.
 const SAFETY = 3;
 const THREADS_MAX = 2;
+/** Threads that may code a bulk load at once, each in its own working space. */
+export const BULK_CODERS_MAX = 4;
 // The control words shared with the scan worker.
 const C_GEN = 0;
 const C_DONE = 1;
@@ -111,10 +117,12 @@ const SNAPSHOT_MAGIC = 'ENRIDX07';
  */
 const SNAPSHOT_HEADER = 128;
 
-/** 2-bit levels -3, -1, 1, 3 (code 0..3); the thresholds of the 4-level Lloyd-Max quantiser of a gaussian. */
-const T2 = 0.9816;
-/** 4-bit codes -7..7 with a step of 0.33 sigma (clipped beyond 2.3 sigma). */
-const STEP4 = 0.33;
+/** QuantizedEmbeddingIndex.bulkLoader: handed to StationStore.streamEmbeddings, then finished. */
+export interface BulkLoader {
+  sink: (atMost: number) => BatchSink;
+  take: (ids: string[], embeddings: Float32Array[], coded?: unknown) => void;
+  finish: () => void;
+}
 
 /** Thrown when stored data do not match their checksums: the caller rebuilds from the source of truth. */
 export class IndexIntegrityError extends Error {
@@ -175,9 +183,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly memory: WasmMemory;
   private readonly module: WasmModule;
   private readonly kernel: Kernel;
-  private readonly coder: RowCoder;
+  private readonly writer: RowWriter;
   /** The row coder's working memory: the row, D's signs, the rotated row, the codes, the sums. */
-  private readonly coderAt: { unit: number; signs: number; y: number; scratch: number; res: number };
+  private readonly signsAt: number;
+  /** Working spaces of the threads that code a bulk load (bulk-code-sink.ts). */
+  private readonly bulkSpacesAt: number;
   private readonly header: number;
   private readonly probeAt = 0;
   private readonly lutAt: number;
@@ -244,20 +254,15 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.lutAt = align(2 * this.dpad, 64);
     this.outAt = align(this.lutAt + (this.dpad / 2) * 16, 64);
     this.resAt = this.outAt + THREADS_MAX * BLOCK * 8;
-    const unitAt = this.resAt + THREADS_MAX * MAX_KEEP * 8;
-    this.coderAt = {
-      unit: unitAt,
-      signs: unitAt + 4 * this.dpad,
-      y: unitAt + 12 * this.dpad,
-      scratch: unitAt + 20 * this.dpad,
-      res: unitAt + 22 * this.dpad,
-    };
-    this.header = align(this.coderAt.res + 64, WASM_PAGE);
+    this.signsAt = this.resAt + THREADS_MAX * MAX_KEEP * 8;
+    const spaceAt = this.signsAt + 8 * this.dpad;
+    this.bulkSpacesAt = spaceAt + coderSpaceBytes(this.dpad);
+    this.header = align(this.bulkSpacesAt + BULK_CODERS_MAX * bulkSpaceBytes(this.dpad), WASM_PAGE);
     this.fsAt = this.header;
     this.memory = new wasm.Memory({ initial: this.header / WASM_PAGE, maximum: WASM_MAX_PAGES, shared: true });
     this.kernel = instantiateKernel(this.module, this.memory);
-    this.coder = rowCoder(this.dpad, this.memory);
-    new Float64Array(this.memory.buffer, this.coderAt.signs, this.dpad).set(this.rotation.signs);
+    this.writer = new RowWriter(this.memory, coderSpaceAt(spaceAt, this.dpad), dim, this.dpad);
+    new Float64Array(this.memory.buffer, this.signsAt, this.dpad).set(this.rotation.signs);
     this.qi16 = new Int16Array(this.dpad);
     this.lut = new Int8Array(this.pairs * 16);
     this.scratch = new Float32Array(dim);
@@ -347,7 +352,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
 
   /** Bytes of the fast-scan and 4-bit codes and their scales: what the process holds per row. */
   get matrixBytes(): number {
-    return this.rowCount * (this.pairs / 2 + this.dpad / 2 + 12);
+    return this.rowCount * this.codeBytesPerRow;
+  }
+
+  private get codeBytesPerRow(): number {
+    return this.pairs / 2 + this.dpad / 2 + 12;
   }
 
   private reserve(rows: number): void {
@@ -376,6 +385,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.scales2At = scales2At;
     this.scales4At = scales4At;
     this.errs2At = errs2At;
+    this.renewLayout();
     // Rows past the end score NaN: the kernels scan whole groups, possibly past the last row.
     new Float32Array(this.memory.buffer, scales2At, capacity).fill(NaN, this.rowCount);
     new Float32Array(this.memory.buffer, scales4At, capacity).fill(NaN, this.rowCount);
@@ -420,82 +430,46 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private u8View: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private f32View: Float32Array<ArrayBufferLike> = new Float32Array(0);
   private f64View: Float64Array<ArrayBufferLike> = new Float64Array(0);
-  private unitView: Float32Array<ArrayBufferLike> = new Float32Array(0);
 
   /** Views over the whole memory, renewed after it grows (getting `memory.buffer` is not free). */
   private views(): {
     u8: Uint8Array<ArrayBufferLike>;
     f32: Float32Array<ArrayBufferLike>;
     f64: Float64Array<ArrayBufferLike>;
-    /** The row loadRow loaded. */
-    unit: Float32Array<ArrayBufferLike>;
   } {
     const bytes = this.memory.buffer.byteLength;
     if (bytes !== this.viewBytes) {
       this.u8View = new Uint8Array(this.memory.buffer);
       this.f32View = new Float32Array(this.memory.buffer);
       this.f64View = new Float64Array(this.memory.buffer);
-      this.unitView = new Float32Array(this.memory.buffer, this.coderAt.unit, this.dim);
       this.viewBytes = bytes;
     }
-    return { u8: this.u8View, f32: this.f32View, f64: this.f64View, unit: this.unitView };
+    return { u8: this.u8View, f32: this.f32View, f64: this.f64View };
   }
 
-  /**
-   * Puts a row into the coder's memory, divided by its norm unless it is already a stored (unit)
-   * row, and returns its hash (rowHash). The same floats as `normalize` of similarity.ts, so the
-   * same scores as EmbeddingIndex.
-   */
-  private loadRow(e: Float32Array, normalise: boolean): number {
-    const { f32 } = this.views();
-    f32.set(e, this.coderAt.unit >> 2);
-    return this.coder.prepareRow(this.coderAt.unit, this.dim, normalise ? 1 : 0);
+  /** Where the codes and scales lie now: renewed by `reserve` (they move when the memory grows). */
+  private layout!: CodeLayout;
+
+  private renewLayout(): void {
+    this.layout = {
+      dim: this.dim,
+      dpad: this.dpad,
+      pairs: this.pairs,
+      fsAt: this.fsAt,
+      codesAt: this.codesAt,
+      scales2At: this.scales2At,
+      scales4At: this.scales4At,
+      errs2At: this.errs2At,
+      signsAt: this.signsAt,
+    };
   }
 
-  /**
-   * Where a row's 2-bit codes lie (only kept when the first pass reads them): byte (row % 16) of
-   * each pair's 16 bytes in the row's block of 32, the low nibble (shift 0) for rows 0-15 of the
-   * block, the high one (shift 4) for rows 16-31.
-   */
-  private fastScanSlot(row: number): { at: number; shift: 0 | 4 } {
-    return { at: this.fsAt + (row >> 5) * this.pairs * 16 + (row & 15), shift: (row & 31) >= 16 ? 4 : 0 };
-  }
-
-  /**
-   * Codes the loaded row (loadRow) at `row`. Each code c gets the scale ||y||^2 / (c . y), which makes
-   * the estimate q . (scale c) unbiased for probes near the row (the least-squares scale would
-   * shrink genuine matches); its residual norm bounds the error (see the docs).
-   */
+  /** Codes the row the writer loaded at `row`, keeping its error bound. */
   private writeRow(row: number): void {
-    const { f32, f64 } = this.views();
-    const at = this.coderAt;
-    const fs = this.fastScanSlot(row);
-    const d = this.dpad;
-    this.coder.codeRow(
-      at.unit,
-      at.signs,
-      at.y,
-      at.scratch,
-      this.codesAt + (row * d) / 2,
-      fs.at,
-      this.pairs,
-      fs.shift,
-      at.res,
-      T2,
-      STEP4,
-    );
-    const r = at.res >> 3;
-    const ss = f64[r]!;
-    const a2 = f64[r + 1]! > 0 ? ss / f64[r + 1]! : 0;
-    const a4 = f64[r + 3]! > 0 ? ss / f64[r + 3]! : 0;
-    const r2 = Math.sqrt(Math.max(0, a2 * a2 * f64[r + 2]! - ss));
-    const r4 = Math.sqrt(Math.max(0, a4 * a4 * f64[r + 4]! - ss));
-    this.err4Max = Math.max(this.err4Max, r4);
-    this.rowErr4[row] = r4;
-    this.alpha2Max = Math.max(this.alpha2Max, a2);
-    f32[(this.scales2At >> 2) + row] = a2;
-    f32[(this.scales4At >> 2) + row] = a4;
-    f32[(this.errs2At >> 2) + row] = r2 / Math.sqrt(d);
+    this.writer.write(this.layout, row);
+    this.rowErr4[row] = this.writer.err4;
+    this.err4Max = Math.max(this.err4Max, this.writer.err4);
+    this.alpha2Max = Math.max(this.alpha2Max, this.writer.alpha2);
   }
 
   private hashOf(v: Float32Array): number {
@@ -507,9 +481,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private appendRow(slot: number, e: Float32Array): void {
     if (this.rowCount === this.capacity) this.reserve(this.rowCount + 1);
     const row = this.rowCount++;
-    this.rowHashes[row] = this.loadRow(e, true);
+    this.rowHashes[row] = this.writer.load(e, true);
     this.writeRow(row);
-    this.vectors.append(this.views().unit);
+    this.vectors.append(this.writer.unit);
     this.rowSlot[row] = slot;
     this.rowNext[row] = -1;
     const last = this.slotLast[slot]!;
@@ -518,6 +492,65 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.slotLast[slot] = row;
     this.slotSamples[slot]!++;
     this.samples++;
+  }
+
+  /**
+   * A start-up rebuild whose rows the store's threads code as they open them (bulk-code-sink.ts):
+   * `sink(atMost)` reserves the rows and gives the store what its threads need; `take` files each
+   * coded batch's rows under their persons (a batch sent back as floats is added at `finish`, when
+   * no thread writes any more). Null unless the index is empty and keeps its float rows in a file.
+   */
+  bulkLoader(): BulkLoader | null {
+    if (this.rowCount !== 0 || this.slotOf.size !== 0 || !(this.vectors instanceof FileVectorStore)) return null;
+    const target = this.vectors.bulkTarget();
+    if (!target) return null;
+    const counters = new SharedArrayBuffer(8);
+    const later: [string[], Float32Array[]][] = [];
+    let taken = 0;
+    return {
+      sink: (atMost) => {
+        // A bound from sample ids may be far above the samples a churned store holds: reserved
+        // pages stay untouched, but never more than half the memory the codes may take; the
+        // batches beyond come back as floats and are added at `finish`.
+        const half = Math.floor((WASM_MAX_PAGES * WASM_PAGE - this.fsAt) / this.codeBytesPerRow / 2);
+        this.reserve(Math.max(32, Math.min(atMost, half)));
+        const data: BulkCodeData = {
+          memory: this.memory,
+          layout: this.layout,
+          spacesAt: this.bulkSpacesAt,
+          spaces: BULK_CODERS_MAX,
+          counters,
+          capacity: this.capacity,
+          vectorFile: target.file,
+          ...(target.cipher ? { cipher: target.cipher } : {}),
+        };
+        return { url: pathToFileURL(compiledBeside(import.meta.url, 'bulk-code-sink.js')).href, data };
+      },
+      take: (ids, embeddings, coded) => {
+        if (coded === undefined) return void later.push([ids, embeddings]);
+        const { start, hashes, err4, alpha2Max } = coded as CodedBatch;
+        for (let i = 0; i < ids.length; i++) {
+          const row = start + i;
+          const slot = this.slotOf.get(ids[i]!) ?? this.newSlot(ids[i]!);
+          this.rowSlot[row] = slot;
+          this.rowHashes[row] = hashes[i]!;
+          this.rowErr4[row] = err4[i]!;
+          this.err4Max = Math.max(this.err4Max, err4[i]!);
+          this.slotSamples[slot]!++;
+        }
+        this.alpha2Max = Math.max(this.alpha2Max, alpha2Max);
+        this.samples += ids.length;
+        taken += ids.length;
+      },
+      finish: () => {
+        const claimed = Atomics.load(new Int32Array(counters), 0);
+        if (claimed !== taken) throw new Error(`índice: ${claimed} filas codificadas, ${taken} recibidas`);
+        this.rowCount = claimed;
+        (this.vectors as FileVectorStore).adopt(claimed);
+        this.relink();
+        for (const [ids, embeddings] of later) ids.forEach((id, i) => this.add(id, embeddings[i]!));
+      },
+    };
   }
 
   /** Replaces a person's samples. */
@@ -548,7 +581,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       // (the last fast-scan block is saved whole, stale slots included).
       this.vectors.erase(row);
       u8.fill(0, this.codesAt + (row * d) / 2, this.codesAt + ((row + 1) * d) / 2);
-      const fs = this.fastScanSlot(row);
+      const fs = fastScanSlot(this.layout, row);
       for (let g = 0, at = fs.at; g < this.pairs; g++, at += 16) u8[at] = u8[at]! & (0xf0 >> fs.shift);
       this.rowSlot[row] = -1;
       this.deadRows++;
@@ -583,7 +616,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       if (this.rowSlot[r]! < 0) continue;
       const v = this.readChecked(old, r);
       if (w !== r) {
-        this.loadRow(v, false);
+        this.writer.load(v, false);
         this.writeRow(w);
         this.rowSlot[w] = this.rowSlot[r]!;
         this.rowHashes[w] = this.rowHashes[r]!;

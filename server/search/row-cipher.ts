@@ -31,6 +31,11 @@ export class RowCipher {
     return new RowCipher(key, randomBytes(8), rowBytes);
   }
 
+  /** The key and nonce, for another thread of this process that writes rows of the same region. */
+  shared(): { key: Uint8Array; nonce: Uint8Array } {
+    return { key: new Uint8Array(this.key), nonce: new Uint8Array(this.nonce) };
+  }
+
   /** The same key with a new nonce: for a file written again from its first row. */
   renewed(): RowCipher {
     return RowCipher.fresh(this.key, this.rowBytes);

@@ -99,6 +99,21 @@ export class FileVectorStore implements VectorStore {
     this.base = { fd, offset, rows, cipher };
   }
 
+  /**
+   * Where other threads may write the first rows themselves (row r at r x dim x 4, under the
+   * cipher's keystream): only while the store is empty and has no base. `adopt` then counts them.
+   */
+  bulkTarget(): { file: string; cipher?: { key: Uint8Array; nonce: Uint8Array } } | null {
+    if (this.rows !== 0 || this.base) return null;
+    return { file: this.file, ...(this.cipher ? { cipher: this.cipher.shared() } : {}) };
+  }
+
+  /** Takes the `rows` rows written through bulkTarget as stored. */
+  adopt(rows: number): void {
+    if (this.rows !== 0 || this.base) throw new Error('filas: solo un almacén vacío adopta filas escritas aparte');
+    this.flushed = rows;
+  }
+
   read(row: number, out: Float32Array): Float32Array {
     const bytes = this.dim * 4;
     const baseRows = this.base?.rows ?? 0;

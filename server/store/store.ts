@@ -19,7 +19,7 @@ export interface StationStore {
    * The same rows in batches, opened off the caller's thread while it works on the previous
    * batch: the bulk read of a start-up rebuild. Optional: callers fall back to `forEachEmbedding`.
    */
-  streamEmbeddings?(modelId: string, visit: (ids: string[], embeddings: Float32Array[]) => void): Promise<void>;
+  streamEmbeddings?(modelId: string, visit: StreamVisitor, sink?: (atMost: number) => BatchSink | null): Promise<void>;
   /**
    * Changes whenever any sample is added, removed or changed, in the same transaction: the search
    * index's snapshot is trusted only at the stamp it was saved at. Optional: without it the index
@@ -48,6 +48,30 @@ export interface StationStore {
 
   close(): void;
 }
+
+/**
+ * A batch of streamed embeddings: the floats, or (`coded`, with `embeddings` empty) what the
+ * caller's sink made of them on the thread that opened them.
+ */
+export type StreamVisitor = (ids: string[], embeddings: Float32Array[], coded?: unknown) => void;
+
+/**
+ * Work the caller hands to the threads that open a stream's batches: the module at `url` exports
+ * `openedBatchSink(data)`, which returns a function of each opened batch (its persons, its floats
+ * one after the other, where each embedding ends) giving what to send back instead of the floats
+ * (and the buffers to transfer), or null to send the floats. `atMost` bounds the samples the
+ * stream may bring (the caller sizes its memory by it).
+ */
+export interface BatchSink {
+  url: string;
+  data: unknown;
+}
+
+export type OpenedBatchSink = (
+  ids: string[],
+  floats: Float32Array,
+  ends: Int32Array,
+) => { coded: unknown; transfer: ArrayBuffer[] } | null;
 
 /** One person's stored embeddings of one recognition model (empty when none), for the search index. */
 export function embeddingsOf(store: Pick<StationStore, 'listSamples'>, idPersona: string, modelId: string): Float32Array[] {

@@ -7,11 +7,13 @@ import type { Scope } from '../../../common/scopes.js';
 import { openAll } from '../../crypto/open-all.js';
 import { open, seal, SealError } from '../../crypto/sealed.js';
 import {
+  type BatchSink,
   StoreError,
   type EnrollResult,
   type NewSample,
   type SampleRecord,
   type StationStore,
+  type StreamVisitor,
   type TokenRecord,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -80,10 +82,11 @@ function checkKey(db: Database.Database, key: Buffer): void {
   }
 }
 
+/** Samples written in clear (before sealing): read through the partial index face_samples_unsealed. */
+export const UNSEALED_SAMPLES = 'SELECT id, id_persona, embedding, thumbnail FROM face_samples WHERE sealed = 0';
+
 function sealPlaintextSamples(db: Database.Database, key: Buffer): void {
-  const rows = db.prepare<[], { id: number; id_persona: string; embedding: Buffer; thumbnail: Buffer | null }>(
-    'SELECT id, id_persona, embedding, thumbnail FROM face_samples WHERE sealed = 0',
-  );
+  const rows = db.prepare<[], { id: number; id_persona: string; embedding: Buffer; thumbnail: Buffer | null }>(UNSEALED_SAMPLES);
   const update = db.prepare('UPDATE face_samples SET embedding = ?, thumbnail = ?, sealed = 1 WHERE id = ?');
   db.transaction(() => {
     for (const r of rows.all()) {
@@ -334,10 +337,13 @@ class SqliteStore implements StationStore {
     visitBatch();
   }
 
-  streamEmbeddings(modelId: string, visit: (ids: string[], embeddings: Float32Array[]) => void): Promise<void> {
+  streamEmbeddings(modelId: string, visit: StreamVisitor, sink?: (atMost: number) => BatchSink | null): Promise<void> {
+    const maxId = this.q.maxSampleId.get()!.id ?? 0;
     // The workers read the file themselves unless it is in memory (only this connection sees it).
-    const ranges = this.db.memory ? undefined : { file: this.db.name, modelId, maxId: this.q.maxSampleId.get()!.id ?? 0 };
-    return streamUnsealed(this.key, (after, limit) => this.q.embeddingPage.all(modelId, after, limit), visit, { ranges });
+    const ranges = this.db.memory ? undefined : { file: this.db.name, modelId, maxId };
+    // Ids only grow: the last one bounds the samples without counting them.
+    const page = (after: number, limit: number) => this.q.embeddingPage.all(modelId, after, limit);
+    return streamUnsealed(this.key, page, visit, { ranges, sink: sink?.(maxId) ?? null });
   }
 
   countPersons(): number {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../../engines/worker-pool.js';
-import { StoreError } from '../store.js';
+import { type BatchSink, StoreError, type StreamVisitor } from '../store.js';
 import type { UnsealReady, UnsealRequest, UnsealResponse, UnsealWorkerData } from './worker/unseal-worker.js';
 
 /** Samples (or, reading by ranges, sample ids) per batch: each opened at once (open-all.ts). */
@@ -27,10 +27,11 @@ class Unsealer {
   /** Whether it opened the database file (false: it only opens what it is sent). */
   readonly reads: Promise<boolean>;
 
-  constructor(key: Buffer, ranges: SampleRanges | undefined) {
+  constructor(key: Buffer, ranges: SampleRanges | undefined, sink: BatchSink | null) {
     const workerData: UnsealWorkerData = {
       key: new Uint8Array(key),
       ...(ranges ? { source: { file: ranges.file, modelId: ranges.modelId } } : {}),
+      ...(sink ? { sink } : {}),
     };
     this.worker = new Worker(workerScript(import.meta.url, 'unseal-worker'), { workerData });
     let ready: (reads: boolean) => void;
@@ -72,19 +73,23 @@ class Unsealer {
  * each from its own read-only connection, by ranges of ids: the caller's thread is left only the
  * coding, and the two cores share reading and opening, which cost about as much as the coding.
  * Without (an in-memory database, or a file a worker cannot open) the caller reads page by page (`page(after, limit)`: the rows with id above
- * `after`, in id order) and sends the bytes. No statement stays open across the awaits.
+ * `after`, in id order) and sends the bytes. No statement stays open across the awaits. With
+ * `sink`, each worker hands every batch it opened to the caller's sink (StationStore.streamEmbeddings),
+ * and `visit` gets what the sink made of it instead of the floats.
  */
 export async function streamUnsealed(
   key: Buffer,
   page: (after: number, limit: number) => SealedEmbeddingRow[],
-  visit: (ids: string[], embeddings: Float32Array[]) => void,
-  options: { threads?: number; ranges?: SampleRanges } = {},
+  visit: StreamVisitor,
+  options: { threads?: number; ranges?: SampleRanges; sink?: BatchSink | null } = {},
 ): Promise<void> {
-  const unsealers = Array.from({ length: Math.max(1, options.threads ?? 2) }, () => new Unsealer(key, options.ranges));
+  const sink = options.sink ?? null;
+  const unsealers = Array.from({ length: Math.max(1, options.threads ?? 2) }, () => new Unsealer(key, options.ranges, sink));
   const inFlight: Promise<UnsealResponse>[] = [];
   const codeOldest = async () => {
     const answer = await inFlight.shift()!;
     if (!answer.ok) throw new StoreError(`Muestra de ${answer.idPersona || '?'} ilegible: ${answer.error}.`, 'unavailable');
+    if ('coded' in answer) return visit(answer.ids, [], answer.coded);
     const { ids, floats, ends } = answer;
     visit(
       ids,

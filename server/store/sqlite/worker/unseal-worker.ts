@@ -7,11 +7,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { sampleAad } from '../../../crypto/sample-sealing.js';
 import { openAll } from '../../../crypto/open-all.js';
 import { open } from '../../../crypto/sealed.js';
+import type { BatchSink, OpenedBatchSink } from '../../store.js';
 
 export interface UnsealWorkerData {
   key: Uint8Array;
   /** The database file and the model whose samples `read` requests fetch. */
   source?: { file: string; modelId: string };
+  /** The caller's work on each opened batch (StationStore.streamEmbeddings). */
+  sink?: BatchSink;
 }
 
 /** Set once at start: whether this worker could open the database file (else only `open` requests). */
@@ -37,11 +40,19 @@ export type UnsealRequest =
  */
 export type UnsealResponse =
   | { ok: true; ids: string[]; floats: Float32Array; ends: Int32Array }
+  | { ok: true; ids: string[]; coded: unknown }
   | { ok: false; idPersona: string; error: string };
 
 const port = parentPort!;
-const { key, source } = workerData as UnsealWorkerData;
+const { key, source, sink: sinkSpec } = workerData as UnsealWorkerData;
 const keyBuffer = Buffer.from(key);
+let sink: OpenedBatchSink | null = null;
+try {
+  if (sinkSpec)
+    sink = ((await import(sinkSpec.url)) as { openedBatchSink(data: unknown): OpenedBatchSink }).openedBatchSink(sinkSpec.data);
+} catch {
+  sink = null; // the caller takes the floats
+}
 
 /** id_persona, embedding: rows as arrays (`raw`), cheaper to build than objects. */
 type Row = [string, Buffer];
@@ -81,7 +92,9 @@ function unseal(ids: string[], sealedOf: (i: number) => Uint8Array): void {
       at += p.byteLength;
       floatEnds[k] = at / 4;
     });
-    port.postMessage({ ok: true, ids, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
+    const sunk = sink?.(ids, floats, floatEnds);
+    if (sunk) port.postMessage({ ok: true, ids, coded: sunk.coded } satisfies UnsealResponse, sunk.transfer);
+    else port.postMessage({ ok: true, ids, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
   } catch (error) {
     port.postMessage({ ok: false, idPersona: ids[i] ?? '', error: (error as Error).message } satisfies UnsealResponse);
   }
