@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './migrations.js';
-import { DATABASE_FILE, openSqliteStore } from './sqlite-store.js';
+import { DATABASE_FILE, openSqliteStore, UNSEALED_SAMPLES } from './sqlite-store.js';
 
 const key = randomBytes(32);
 
@@ -62,6 +62,31 @@ describe('SQLite station store', () => {
     });
     expect(() => reopened.forEachEmbedding('test-model@1', () => undefined)).toThrow(/p2050 ilegible/);
     reopened.close();
+  });
+
+  it('seals at open a sample left in clear, found through its partial index, not by reading every sample', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-store-'));
+    const store = openSqliteStore(dir, key);
+    store.enrollPerson('p1', [sample(1)], { replace: false });
+    store.enrollPerson('p2', [sample(2)], { replace: false });
+    store.close();
+    const clear = Buffer.from(sample(2).embedding.buffer);
+    let db = new Database(path.join(dir, DATABASE_FILE));
+    db.prepare("UPDATE face_samples SET embedding = ?, thumbnail = NULL, sealed = 0 WHERE id_persona = 'p2'").run(clear);
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${UNSEALED_SAMPLES}`).all() as { detail: string }[];
+    expect(plan.map((p) => p.detail)).toEqual(['SCAN face_samples USING INDEX face_samples_unsealed']);
+    db.close();
+    const reopened = openSqliteStore(dir, key);
+    expect(Array.from(reopened.listSamples('p2')[0]!.embedding)).toEqual(Array.from(sample(2).embedding));
+    reopened.close();
+    db = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
+    const stored = db.prepare("SELECT embedding, sealed FROM face_samples WHERE id_persona = 'p2'").get() as {
+      embedding: Buffer;
+      sealed: number;
+    };
+    expect(stored.sealed).toBe(1);
+    expect(stored.embedding.includes(clear)).toBe(false);
+    db.close();
   });
 
   it('enrolls, adds and replaces samples, lists by prefix and deletes every trace', () => {
