@@ -291,6 +291,12 @@ describe('QuantizedEmbeddingIndex', () => {
       b.loadSnapshot(file);
       expect(b.personCount).toBe(a.personCount);
       expect(b.sampleCount).toBe(a.sampleCount);
+      // Right after the load (its ids still being mapped): an exclusion, then a re-enrollment, find their person.
+      const own = g[1499]![1][0]!;
+      expect(b.search(own, 1)[0]!.idPersona).toBe('p1499');
+      expect(b.search(own, 1, 'p1499')[0]!.idPersona).not.toBe('p1499');
+      b.set('p1499', g[1499]![1]);
+      expect([b.personCount, b.sampleCount]).toEqual([a.personCount, a.sampleCount]);
       const r = rng(8);
       for (let i = 0; i < 20; i++) {
         const probe = i % 2 ? randomVec(r, dim) : g[i * 30 + 1]![1][0]!;

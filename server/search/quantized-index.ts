@@ -211,7 +211,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private slotLast = new Int32Array(0);
   private slotSamples = new Int32Array(0);
   private slotIds: (string | undefined)[] = [];
+  /** Each person's slot: read through `ids()`, which first maps any ids a snapshot load left to map. */
   private readonly slotOf = new Map<string, number>();
+  /** Slots below `mapped` are in slotOf; those up to `mapEnd` (a loaded snapshot's) are mapped after the load. */
+  private mapped = 0;
+  private mapEnd = 0;
+  private persons = 0;
   private freeSlots: number[] = [];
   private samples = 0;
   private vectors: VectorStore;
@@ -333,7 +338,33 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   get personCount(): number {
-    return this.slotOf.size;
+    return this.persons;
+  }
+
+  /**
+   * The map of ids to slots, complete. Mapping a million ids costs a few tenths of a second, which
+   * a snapshot load leaves to the background (mapInBackground): searches without an exclusion do
+   * not need it, and whatever does finishes it first.
+   */
+  private ids(): Map<string, number> {
+    if (this.mapped < this.mapEnd) this.mapIds(this.mapEnd);
+    return this.slotOf;
+  }
+
+  private mapIds(until: number): void {
+    for (; this.mapped < until; this.mapped++) {
+      const id = this.slotIds[this.mapped];
+      if (id !== undefined) this.slotOf.set(id, this.mapped);
+    }
+  }
+
+  private mapInBackground(): void {
+    const step = () => {
+      if (this.mapped >= this.mapEnd) return;
+      this.mapIds(Math.min(this.mapEnd, this.mapped + 16384));
+      setImmediate(step).unref();
+    };
+    setImmediate(step).unref();
   }
 
   get sampleCount(): number {
@@ -422,7 +453,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.slotHead[slot] = -1;
     this.slotLast[slot] = -1;
     this.slotSamples[slot] = 0;
-    this.slotOf.set(idPersona, slot);
+    this.ids().set(idPersona, slot);
+    this.persons++;
     return slot;
   }
 
@@ -501,7 +533,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
    * no thread writes any more). Null unless the index is empty and keeps its float rows in a file.
    */
   bulkLoader(): BulkLoader | null {
-    if (this.rowCount !== 0 || this.slotOf.size !== 0 || !(this.vectors instanceof FileVectorStore)) return null;
+    if (this.rowCount !== 0 || this.persons !== 0 || !(this.vectors instanceof FileVectorStore)) return null;
     const target = this.vectors.bulkTarget();
     if (!target) return null;
     const counters = new SharedArrayBuffer(8);
@@ -531,7 +563,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         const { start, hashes, err4, alpha2Max } = coded as CodedBatch;
         for (let i = 0; i < ids.length; i++) {
           const row = start + i;
-          const slot = this.slotOf.get(ids[i]!) ?? this.newSlot(ids[i]!);
+          const slot = this.ids().get(ids[i]!) ?? this.newSlot(ids[i]!);
           this.rowSlot[row] = slot;
           this.rowHashes[row] = hashes[i]!;
           this.rowErr4[row] = err4[i]!;
@@ -564,12 +596,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
 
   add(idPersona: string, embedding: Float32Array): void {
     if (embedding.length !== this.dim) return;
-    const slot = this.slotOf.get(idPersona) ?? this.newSlot(idPersona);
+    const slot = this.ids().get(idPersona) ?? this.newSlot(idPersona);
     this.appendRow(slot, embedding);
   }
 
   remove(idPersona: string): void {
-    const slot = this.slotOf.get(idPersona);
+    const slot = this.ids().get(idPersona);
     if (slot === undefined) return;
     const { u8, f32 } = this.views();
     const d = this.dpad;
@@ -588,6 +620,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     }
     this.samples -= this.slotSamples[slot]!;
     this.slotOf.delete(idPersona);
+    this.persons--;
     this.slotIds[slot] = undefined;
     this.freeSlots.push(slot);
     if (this.deadRows > Math.max(4096, this.rowCount / 4)) this.compact();
@@ -693,10 +726,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
 
   /** The `k` best persons for a probe, best first, optionally leaving one person out. */
   search(probe: Float32Array, k: number, exclude?: string): SearchHit[] {
-    if (k <= 0 || this.slotOf.size === 0 || probe.length !== this.dim) return [];
+    if (k <= 0 || this.persons === 0 || probe.length !== this.dim) return [];
     const q = normalize(probe);
-    const excludeSlot = exclude === undefined ? -1 : (this.slotOf.get(exclude) ?? -1);
-    const wanted = Math.min(k, this.slotOf.size - (excludeSlot >= 0 ? 1 : 0));
+    const excludeSlot = exclude === undefined ? -1 : (this.ids().get(exclude) ?? -1);
+    const wanted = Math.min(k, this.persons - (excludeSlot >= 0 ? 1 : 0));
     if (wanted <= 0) return [];
     const { s16, sLut } = this.prepareProbe(q);
     // Error (one standard deviation) of each estimate: residual norm / sqrt(dpad). The fast scan
@@ -1095,6 +1128,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.deadRows = 0;
       this.samples = 0;
       this.slotOf.clear();
+      this.mapped = this.mapEnd = this.persons = 0;
       this.freeSlots = [];
       this.slotIds = [];
       this.slotHead = new Int32Array(0);
@@ -1120,7 +1154,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       }
       const ids = JSON.parse(idBytes.toString('utf8')) as string[];
       if (ids.length !== persons) throw new IndexIntegrityError(`${file}: instantánea dañada`);
-      for (const id of ids) this.newSlot(id);
+      this.slotIds = ids;
+      this.slotHead = new Int32Array(Math.max(1024, persons)).fill(-1);
+      this.slotLast = new Int32Array(Math.max(1024, persons)).fill(-1);
+      this.slotSamples = new Int32Array(Math.max(1024, persons));
+      this.persons = this.mapEnd = persons;
+      this.mapInBackground();
       new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
       this.rowSlot.set(person);
