@@ -85,7 +85,9 @@ const MAX_KEEP = 65536; // the longest shortlist per thread
 const SAFETY = 3;
 const THREADS_MAX = 2;
 /** Threads that may code a bulk load at once, each in its own working space. */
-export const BULK_CODERS_MAX = 4;
+const BULK_CODERS_MAX = 4;
+/** Ids a step of the background mapping after a snapshot load adds to the map (a few milliseconds). */
+const MAP_STEP = 16384;
 // The control words shared with the scan worker.
 const C_GEN = 0;
 const C_DONE = 1;
@@ -184,7 +186,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly module: WasmModule;
   private readonly kernel: Kernel;
   private readonly writer: RowWriter;
-  /** The row coder's working memory: the row, D's signs, the rotated row, the codes, the sums. */
+  /** The rotation's random signs (f64), read by every coder. */
   private readonly signsAt: number;
   /** Working spaces of the threads that code a bulk load (bulk-code-sink.ts). */
   private readonly bulkSpacesAt: number;
@@ -342,9 +344,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   /**
-   * The map of ids to slots, complete. Mapping a million ids costs a few tenths of a second, which
-   * a snapshot load leaves to the background (mapInBackground): searches without an exclusion do
-   * not need it, and whatever does finishes it first.
+   * The map of ids to slots, complete. Mapping every id was a large part of a snapshot load, which
+   * now leaves it to the background (mapInBackground): searches without an exclusion do not need
+   * it, and whatever does finishes it first.
    */
   private ids(): Map<string, number> {
     if (this.mapped < this.mapEnd) this.mapIds(this.mapEnd);
@@ -361,7 +363,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private mapInBackground(): void {
     const step = () => {
       if (this.mapped >= this.mapEnd) return;
-      this.mapIds(Math.min(this.mapEnd, this.mapped + 16384));
+      this.mapIds(Math.min(this.mapEnd, this.mapped + MAP_STEP));
       setImmediate(step).unref();
     };
     setImmediate(step).unref();

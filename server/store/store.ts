@@ -17,7 +17,9 @@ export interface StationStore {
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void;
   /**
    * The same rows in batches, opened off the caller's thread while it works on the previous
-   * batch: the bulk read of a start-up rebuild. Optional: callers fall back to `forEachEmbedding`.
+   * batch: the bulk read of a start-up rebuild. `sink`, called once with a bound on the samples
+   * the stream may bring (the caller sizes its memory by it), gives work for the threads that open
+   * the batches to do on each. Optional: callers fall back to `forEachEmbedding`.
    */
   streamEmbeddings?(modelId: string, visit: StreamVisitor, sink?: (atMost: number) => BatchSink | null): Promise<void>;
   /**
@@ -59,8 +61,7 @@ export type StreamVisitor = (ids: string[], embeddings: Float32Array[], coded?: 
  * Work the caller hands to the threads that open a stream's batches: the module at `url` exports
  * `openedBatchSink(data)`, which returns a function of each opened batch (its persons, its floats
  * one after the other, where each embedding ends) giving what to send back instead of the floats
- * (and the buffers to transfer), or null to send the floats. `atMost` bounds the samples the
- * stream may bring (the caller sizes its memory by it).
+ * (and the buffers to transfer), or null to send the floats.
  */
 export interface BatchSink {
   url: string;
