@@ -98,7 +98,8 @@ export async function openSearchIndex(
   if (changed !== null && changed.length <= Math.max(64, store.countPersons() / 4)) {
     try {
       index.loadSnapshot(snapshot);
-      for (const idPersona of changed) index.set(idPersona, embeddingsOf(store, idPersona, options.modelId));
+      if (store.embeddingsOfPersons) store.embeddingsOfPersons(changed, options.modelId, (id, list) => index.set(id, list));
+      else for (const idPersona of changed) index.set(idPersona, embeddingsOf(store, idPersona, options.modelId));
       caughtUp = changed.length;
       source = caughtUp > 0 ? 'snapshot+changes' : 'snapshot';
     } catch (error) {

@@ -33,6 +33,15 @@ export interface StationStore {
    * null when the journal does not cover every change since (another gallery, entries forgotten).
    */
   changedSince?(stamp: string): string[] | null;
+  /**
+   * Each of `ids` once, with its embeddings of one model (none for a person deleted): what the
+   * index reads again after a crash, a batch at a time. Optional: callers fall back to `listSamples`.
+   */
+  embeddingsOfPersons?(
+    ids: readonly string[],
+    modelId: string,
+    visit: (idPersona: string, embeddings: Float32Array[]) => void,
+  ): void;
   /** Forgets the journal up to `stamp` (a snapshot of the index at that stamp is saved). */
   forgetChangesThrough?(stamp: string): void;
 

@@ -31,7 +31,7 @@ describe('SQLite station store', () => {
     db.close();
   });
 
-  it('streams the same embeddings as it iterates, in batches opened on another thread; a tampered one names its person', async () => {
+  it('streams the same embeddings as it iterates, in batches opened on another thread, and reads them by persons; a tampered one names its person', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-store-'));
     const store = openSqliteStore(dir, key);
     // More than one batch of 2048, with a person of two samples and one of another model between.
@@ -46,6 +46,21 @@ describe('SQLite station store', () => {
     );
     expect(streamed.length).toBe(2101);
     expect(streamed).toEqual(iterated);
+    // A person's samples by persons (more than a batch of them): each once, in the order asked, none
+    // for an unknown person or of another model.
+    const asked = ['ghost', 'other', ...Array.from({ length: 2100 }, (_, p) => `p${2099 - p}`)];
+    const byPerson: [string, number[][]][] = [];
+    store.embeddingsOfPersons!(asked, 'test-model@1', (id, list) => byPerson.push([id, list.map((e) => Array.from(e))]));
+    expect(byPerson).toEqual(
+      asked.map((id) => [
+        id,
+        store
+          .listSamples(id)
+          .filter((s) => s.modelId === 'test-model@1')
+          .map((s) => Array.from(s.embedding)),
+      ]),
+    );
+    expect(byPerson.find(([id]) => id === 'p7')![1]).toHaveLength(2);
     store.close();
 
     const db = new Database(path.join(dir, DATABASE_FILE));
@@ -61,6 +76,7 @@ describe('SQLite station store', () => {
       message: expect.stringMatching(/p2050 ilegible/),
     });
     expect(() => reopened.forEachEmbedding('test-model@1', () => undefined)).toThrow(/p2050 ilegible/);
+    expect(() => reopened.embeddingsOfPersons!(['p1', 'p2050'], 'test-model@1', () => undefined)).toThrow(/p2050 ilegible/);
     reopened.close();
   });
 

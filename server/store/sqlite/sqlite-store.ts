@@ -177,7 +177,10 @@ class SqliteStore implements StationStore {
       countSamples: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM face_samples WHERE id_persona = ?'),
       samplesOf: db.prepare<[string], SampleRow>('SELECT * FROM face_samples WHERE id_persona = ? ORDER BY id'),
       deletePerson: db.prepare('DELETE FROM persons WHERE id_persona = ?'),
-      embeddingsOf: db.prepare<[string], { id_persona: string; embedding: Buffer }>(
+      embeddingsOfPersons: db.prepare<[string, string], EmbeddingRow>(
+        'SELECT id_persona, embedding FROM face_samples WHERE model_id = ? AND id_persona IN (SELECT value FROM json_each(?)) ORDER BY id',
+      ),
+      embeddingsOf: db.prepare<[string], EmbeddingRow>(
         'SELECT id_persona, embedding FROM face_samples WHERE model_id = ? ORDER BY id',
       ),
       embeddingPage: db.prepare<[string, number, number], { id: number; id_persona: string; embedding: Buffer }>(
@@ -317,17 +320,9 @@ class SqliteStore implements StationStore {
   }
 
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {
-    const batch: { id_persona: string; embedding: Buffer }[] = [];
-    // Opened a batch at a time (open-all.ts); one by one when it does not hold, to name the bad sample.
+    const batch: EmbeddingRow[] = [];
     const visitBatch = () => {
-      const aads = batch.map((r) => sampleAad(r.id_persona, 'embedding'));
-      const plain =
-        openAll(
-          this.key,
-          batch.map((r) => r.embedding),
-          aads,
-        ) ?? batch.map((r) => this.unseal(r.embedding, r.id_persona, 'embedding'));
-      batch.forEach((r, i) => visit(r.id_persona, blobToFloats(plain[i]!)));
+      this.openEmbeddings(batch).forEach((e, i) => visit(batch[i]!.id_persona, e));
       batch.length = 0;
     };
     for (const row of this.q.embeddingsOf.iterate(modelId)) {
@@ -335,6 +330,36 @@ class SqliteStore implements StationStore {
       if (batch.length === BATCH) visitBatch();
     }
     visitBatch();
+  }
+
+  embeddingsOfPersons(
+    ids: readonly string[],
+    modelId: string,
+    visit: (idPersona: string, embeddings: Float32Array[]) => void,
+  ): void {
+    for (let at = 0; at < ids.length; at += BATCH) {
+      const chunk = ids.slice(at, at + BATCH);
+      const rows = this.q.embeddingsOfPersons.all(modelId, JSON.stringify(chunk));
+      const byPerson = new Map<string, Float32Array[]>();
+      this.openEmbeddings(rows).forEach((e, i) => {
+        const id = rows[i]!.id_persona;
+        const list = byPerson.get(id);
+        if (list) list.push(e);
+        else byPerson.set(id, [e]);
+      });
+      for (const id of chunk) visit(id, byPerson.get(id) ?? []);
+    }
+  }
+
+  /** Opened a batch at a time (open-all.ts); one by one when it does not hold, to name the bad sample. */
+  private openEmbeddings(rows: readonly EmbeddingRow[]): Float32Array[] {
+    const plain =
+      openAll(
+        this.key,
+        rows.map((r) => r.embedding),
+        rows.map((r) => sampleAad(r.id_persona, 'embedding')),
+      ) ?? rows.map((r) => this.unseal(r.embedding, r.id_persona, 'embedding'));
+    return plain.map(blobToFloats);
   }
 
   streamEmbeddings(modelId: string, visit: StreamVisitor, sink?: (atMost: number) => BatchSink | null): Promise<void> {
@@ -458,6 +483,11 @@ function tokenOf(row: TokenRow): TokenRecord {
 
 function floatsToBlob(values: Float32Array): Buffer {
   return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+interface EmbeddingRow {
+  id_persona: string;
+  embedding: Buffer;
 }
 
 function blobToFloats(blob: Buffer): Float32Array {
