@@ -94,6 +94,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
     }
     const bytes = new Uint8Array(units.buffer);
     cipher?.apply(start, bytes, n);
+    // Opened per batch: a descriptor belongs to the process, and would outlive this thread.
     const fd = openSync(data.vectorFile, 'r+');
     try {
       for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, start * dim * 4 + done);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seededRandom as rng } from '../../test/random.js';
+import { gaussian, seededRandom as rng } from '../../test/random.js';
 import { normalize } from '../matching/similarity.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { StationStore } from '../store/store.js';
@@ -18,10 +18,6 @@ const MODEL = 'test-model@1';
 const key = randomBytes(32);
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function gaussian(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
-}
 
 function near(r: () => number, base: Float32Array, sigma: number): Float32Array {
   const v = normalize(base);

@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../log/logger.js';
-import { embeddingsOf, type StationStore } from '../store/store.js';
+import { forEachPersonEmbeddings, type StationStore } from '../store/store.js';
 import { IndexIntegrityError, QuantizedEmbeddingIndex, type QuantizedIndexOptions } from './quantized-index.js';
 import type { SearchHit, SearchIndex } from './search-index.js';
 
@@ -77,12 +77,9 @@ export async function openSearchIndex(
   const streamFromStore = async (index: QuantizedEmbeddingIndex) => {
     if (!store.streamEmbeddings) return fromStore(index);
     const bulk = options.codeOnStoreThreads === false ? null : index.bulkLoader();
-    if (!bulk) {
-      await store.streamEmbeddings(options.modelId, (ids, embeddings) => ids.forEach((id, i) => index.add(id, embeddings[i]!)));
-      return;
-    }
-    await store.streamEmbeddings(options.modelId, bulk.take, bulk.sink);
-    bulk.finish();
+    const addAll = (ids: string[], embeddings: Float32Array[]) => ids.forEach((id, i) => index.add(id, embeddings[i]!));
+    await store.streamEmbeddings(options.modelId, bulk?.take ?? addAll, bulk?.sink);
+    bulk?.finish();
   };
 
   let index = await create();
@@ -98,8 +95,7 @@ export async function openSearchIndex(
   if (changed !== null && changed.length <= Math.max(64, store.countPersons() / 4)) {
     try {
       index.loadSnapshot(snapshot);
-      if (store.embeddingsOfPersons) store.embeddingsOfPersons(changed, options.modelId, (id, list) => index.set(id, list));
-      else for (const idPersona of changed) index.set(idPersona, embeddingsOf(store, idPersona, options.modelId));
+      forEachPersonEmbeddings(store, changed, options.modelId, (id, list) => index.set(id, list));
       caughtUp = changed.length;
       source = caughtUp > 0 ? 'snapshot+changes' : 'snapshot';
     } catch (error) {

@@ -8,11 +8,7 @@ import { EmbeddingIndex } from './embedding-index.js';
 import { IndexIntegrityError, QuantizedEmbeddingIndex } from './quantized-index.js';
 import { selectNth } from './scan-shard.js';
 import { kernelModule, instantiateKernel, wasm } from './wasm-kernel.js';
-import { seededRandom as rng } from '../../test/random.js';
-
-function gaussian(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
-}
+import { gaussian, seededRandom as rng } from '../../test/random.js';
 
 function randomVec(r: () => number, dim: number): Float32Array {
   const v = new Float32Array(dim);

@@ -218,7 +218,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   /** Slots below `mapped` are in slotOf; those up to `mapEnd` (a loaded snapshot's) are mapped after the load. */
   private mapped = 0;
   private mapEnd = 0;
-  private persons = 0;
   private freeSlots: number[] = [];
   private samples = 0;
   private vectors: VectorStore;
@@ -340,7 +339,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   get personCount(): number {
-    return this.persons;
+    return this.slotIds.length - this.freeSlots.length;
   }
 
   /**
@@ -456,7 +455,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.slotLast[slot] = -1;
     this.slotSamples[slot] = 0;
     this.ids().set(idPersona, slot);
-    this.persons++;
     return slot;
   }
 
@@ -535,7 +533,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
    * no thread writes any more). Null unless the index is empty and keeps its float rows in a file.
    */
   bulkLoader(): BulkLoader | null {
-    if (this.rowCount !== 0 || this.persons !== 0 || !(this.vectors instanceof FileVectorStore)) return null;
+    if (this.rowCount !== 0 || this.personCount !== 0 || !(this.vectors instanceof FileVectorStore)) return null;
     const target = this.vectors.bulkTarget();
     if (!target) return null;
     const counters = new SharedArrayBuffer(8);
@@ -622,7 +620,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     }
     this.samples -= this.slotSamples[slot]!;
     this.slotOf.delete(idPersona);
-    this.persons--;
     this.slotIds[slot] = undefined;
     this.freeSlots.push(slot);
     if (this.deadRows > Math.max(4096, this.rowCount / 4)) this.compact();
@@ -728,10 +725,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
 
   /** The `k` best persons for a probe, best first, optionally leaving one person out. */
   search(probe: Float32Array, k: number, exclude?: string): SearchHit[] {
-    if (k <= 0 || this.persons === 0 || probe.length !== this.dim) return [];
+    const persons = this.personCount;
+    if (k <= 0 || persons === 0 || probe.length !== this.dim) return [];
     const q = normalize(probe);
     const excludeSlot = exclude === undefined ? -1 : (this.ids().get(exclude) ?? -1);
-    const wanted = Math.min(k, this.persons - (excludeSlot >= 0 ? 1 : 0));
+    const wanted = Math.min(k, persons - (excludeSlot >= 0 ? 1 : 0));
     if (wanted <= 0) return [];
     const { s16, sLut } = this.prepareProbe(q);
     // Error (one standard deviation) of each estimate: residual norm / sqrt(dpad). The fast scan
@@ -1130,7 +1128,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.deadRows = 0;
       this.samples = 0;
       this.slotOf.clear();
-      this.mapped = this.mapEnd = this.persons = 0;
+      this.mapped = this.mapEnd = 0;
       this.freeSlots = [];
       this.slotIds = [];
       this.slotHead = new Int32Array(0);
@@ -1160,7 +1158,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.slotHead = new Int32Array(Math.max(1024, persons)).fill(-1);
       this.slotLast = new Int32Array(Math.max(1024, persons)).fill(-1);
       this.slotSamples = new Int32Array(Math.max(1024, persons));
-      this.persons = this.mapEnd = persons;
+      this.mapEnd = persons;
       this.mapInBackground();
       new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);

@@ -46,7 +46,8 @@ export function coderSpaceAt(at: number, dpad: number): CoderSpace {
 /**
  * Where a row's 2-bit codes lie (only kept when the first pass reads them): byte (row % 16) of
  * each pair's 16 bytes in the row's block of 32, the low nibble (shift 0) for rows 0-15 of the
- * block, the high one (shift 4) for rows 16-31. Two threads never code rows of one block at once.
+ * block, the high one (shift 4) for rows 16-31. Threads that code rows of one block at once stage
+ * it apart (bulk-code-sink.ts).
  */
 export function fastScanSlot(layout: CodeLayout, row: number): { at: number; shift: 0 | 4 } {
   return { at: layout.fsAt + (row >> 5) * layout.pairs * 16 + (row & 15), shift: (row & 31) >= 16 ? 4 : 0 };

@@ -83,6 +83,17 @@ export type OpenedBatchSink = (
   ends: Int32Array,
 ) => { coded: unknown; transfer: ArrayBuffer[] } | null;
 
+/** Each of `ids` with its embeddings of one model: in batches where the store can, else person by person. */
+export function forEachPersonEmbeddings(
+  store: Pick<StationStore, 'listSamples' | 'embeddingsOfPersons'>,
+  ids: readonly string[],
+  modelId: string,
+  visit: (idPersona: string, embeddings: Float32Array[]) => void,
+): void {
+  if (store.embeddingsOfPersons) store.embeddingsOfPersons(ids, modelId, visit);
+  else for (const id of ids) visit(id, embeddingsOf(store, id, modelId));
+}
+
 /** One person's stored embeddings of one recognition model (empty when none), for the search index. */
 export function embeddingsOf(store: Pick<StationStore, 'listSamples'>, idPersona: string, modelId: string): Float32Array[] {
   return store
