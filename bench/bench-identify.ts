@@ -1,5 +1,6 @@
 // npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
-//   [--bits 2|4] (the first pass's codes; the index's default otherwise) [--clear] (files unsealed;
+//   [--bits 2|4] (the first pass's codes; the index's default otherwise) [--swizzle relaxed|plain]
+//   [--clear] (files unsealed;
 //   by default sealed as the station seals them)
 //   [--startup [--store-persons M] [--rebuild-pairs R]]
 // With --database-url postgres://...: the shared gallery instead (bench/lib/fleet-gallery.ts).
@@ -31,7 +32,7 @@ import { SEARCH_INDEX_DIR } from '../server/search/open-search-index.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
 import { dot, normalize } from '../server/matching/similarity.js';
 import { QuantizedEmbeddingIndex, type SearchHit, type SearchTrace } from '../server/search/quantized-index.js';
-import { instantiateKernel, kernelModule, wasm, WASM_PAGE } from '../server/search/wasm-kernel.js';
+import { instantiateKernel, kernelModule, relaxedSimd, wasm, WASM_PAGE } from '../server/search/wasm-kernel.js';
 import { packageRoot } from '../server/version.js';
 import { fleetGalleryBench } from './lib/fleet-gallery.js';
 import type { StartResult } from './lib/start-index.js';
@@ -49,6 +50,8 @@ const SAMPLES = Number(arg('samples', '1'));
 const PROBES = Number(arg('probes', '200'));
 const THREADS = Number(arg('threads', '2'));
 const BITS = arg('bits', '');
+// The fast scan's lookups: relaxed (the default where the engine has relaxed SIMD) or plain swizzle.
+const SWIZZLE = arg('swizzle', '');
 const FLOATS = arg('floats', 'file');
 // The station seals the index's files (float rows re-ranked from disk are decrypted per read).
 const SEAL_KEY = process.argv.includes('--clear') ? undefined : searchIndexKey(randomBytes(32));
@@ -80,6 +83,7 @@ async function main() {
   const options = {
     threads: THREADS,
     ...(BITS ? { firstPassBits: Number(BITS) as 2 | 4 } : {}),
+    ...(SWIZZLE ? { relaxedSwizzle: SWIZZLE === 'relaxed' } : {}),
     capacity: N * SAMPLES,
     ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors.f32') } : {}),
     ...(SEAL_KEY ? { sealKey: SEAL_KEY } : {}),
@@ -158,6 +162,15 @@ async function main() {
   log(
     `first pass (every row's codes, ${mb(index.firstPassBytes)} MB): p50 ${firstPassMs.toFixed(2)} ms, ${(index.firstPassBytes / 1e6 / firstPassMs).toFixed(1)} GB/s`,
   );
+  const refineMs = percentile(
+    traces.map((t) => t.refineMs),
+    50,
+  );
+  const rerankMs = percentile(
+    traces.map((t) => t.rerankMs),
+    50,
+  );
+  log(`then: 4-bit scoring of its rows p50 ${refineMs.toFixed(2)} ms, exact re-ranking p50 ${rerankMs.toFixed(2)} ms`);
   const mean = (f: (t: SearchTrace) => number) => round(traces.reduce((a, t) => a + f(t), 0) / traces.length, 1);
   const threadsUsed = index.threads;
   const matrixBytes = index.matrixBytes;
@@ -252,12 +265,14 @@ async function main() {
     floats: FLOATS,
     sealed: SEAL_KEY !== undefined,
     first_pass_bits: BITS ? Number(BITS) : 'default',
+    swizzle: SWIZZLE || (relaxedSimd() ? 'relaxed' : 'plain'),
     index_rss_mb: mb(rss - rssBase),
     matrix_mb: mb(matrixBytes),
     cpu_ms_per_search: round(cpuMsPerSearch, 3),
     first_pass_scans_mean: mean((t) => t.passes),
     first_pass_rows_mean: mean((t) => t.firstPassRows),
-    // The scan of every row's codes, alone: its bytes over its time is the memory bandwidth it got.
+    // The scan of every row's codes, alone, and its bytes over its time (the kernel's rate: at 1M x
+    // 512 it is bound by its instructions on this machine, not by the memory, docs/search-index.md).
     first_pass_ms_median: round(
       percentile(
         traces.map((t) => t.firstPassMs),
@@ -274,6 +289,8 @@ async function main() {
         ),
       1,
     ),
+    refine_ms_median: round(refineMs, 3),
+    rerank_ms_median: round(rerankMs, 3),
     reranked_rows_mean: mean((t) => t.rerankedRows),
     searches_unsure: traces.filter((t) => t.unsure).length,
     max_ms: round(Math.max(...times), 3),
@@ -308,7 +325,10 @@ async function main() {
   mkdirSync(dir, { recursive: true });
   // A start-up run is named by the store it measured (its search figures are of the small --gallery).
   const name = STARTUP ? `startup-${STORE_PERSONS}` : String(N);
-  const out = path.join(dir, `identify-${name}${DIM === EMBEDDING_DIM ? '' : `-d${DIM}`}.json`);
+  const out = path.join(
+    dir,
+    `identify-${name}${DIM === EMBEDDING_DIM ? '' : `-d${DIM}`}${SWIZZLE === 'plain' ? '-plain-swizzle' : ''}.json`,
+  );
   writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
   console.log(`-> ${path.relative(packageRoot(), out)}`);
 }

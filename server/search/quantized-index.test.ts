@@ -7,7 +7,7 @@ import { dot, normalize } from '../matching/similarity.js';
 import { EmbeddingIndex } from './embedding-index.js';
 import { IndexIntegrityError, QuantizedEmbeddingIndex } from './quantized-index.js';
 import { selectNth } from './scan-shard.js';
-import { kernelModule, instantiateKernel, wasm } from './wasm-kernel.js';
+import { kernelModule, instantiateKernel, relaxedSimd, wasm } from './wasm-kernel.js';
 import { gaussian, seededRandom as rng } from '../../test/random.js';
 
 function randomVec(r: () => number, dim: number): Float32Array {
@@ -90,42 +90,49 @@ describe('wasm kernel', () => {
     for (let row = 0; row < 3; row++) expect(d[row]).toBeCloseTo(dot(fq, f.subarray(row * 48, row * 48 + 48)), 5);
   });
 
-  it('sums the fast-scan tables exactly, every row of a block in its place, each raised by its own error', () => {
-    const stride = 64;
-    const memory = new wasm.Memory({ initial: 2, maximum: 16, shared: true });
-    const k = instantiateKernel(kernelModule(stride, 64), memory);
-    const r = rng(11);
-    const groups = stride / 2;
-    // Entries at the extremes the kernel allows (+-31) as well as in between.
-    const lut = new Int8Array(memory.buffer, 0, groups * 16);
-    for (let i = 0; i < lut.length; i++) lut[i] = i % 7 === 0 ? (i % 2 ? 31 : -31) : Math.floor(r() * 63) - 31;
-    const rows = 64;
-    const codes = new Uint8Array(memory.buffer, 4096, (rows / 32) * groups * 16);
-    for (let i = 0; i < codes.length; i++) codes[i] = Math.floor(r() * 256);
-    const scales = new Float32Array(memory.buffer, 32768, rows).fill(0.25);
-    scales[5] = NaN; // a tombstone
-    // Each row's error, added times eScale: 0 gives the plain estimate.
-    const errs = new Float32Array(memory.buffer, 36864, rows);
-    for (let row = 0; row < rows; row++) errs[row] = row / 8;
-    for (const eScale of [0, 2]) {
-      const n = k.scanFS(0, 4096, 32768, 0, rows, -Infinity, 40000, 36864, eScale);
-      expect(n).toBe(rows - 1);
-      const out = new Int32Array(memory.buffer, 40000, 2 * n);
-      const outF = new Float32Array(memory.buffer, 40000, 2 * n);
-      const got = new Map<number, number>();
-      for (let i = 0; i < n; i++) got.set(out[2 * i]!, outF[2 * i + 1]!);
-      for (let row = 0; row < rows; row++) {
-        if (row === 5) continue;
-        const j = row & 31;
-        let sum = 0;
-        for (let g = 0; g < groups; g++) {
-          const byte = codes[(row >> 5) * groups * 16 + g * 16 + (j & 15)]!;
-          sum += lut[16 * g + (j >= 16 ? byte >> 4 : byte & 15)]!;
-        }
-        expect(got.get(row)).toBe(Math.fround(Math.fround(sum * 0.25) + Math.fround(eScale * errs[row]!)));
-      }
-    }
+  it('compiles relaxed SIMD on this Node (its flag turned on where it is not the default)', () => {
+    expect(relaxedSimd()).toBe(true);
   });
+
+  it.each([false, true])(
+    'sums the fast-scan tables exactly, every row of a block in its place, each raised by its own error (relaxed swizzle: %s)',
+    (relaxed) => {
+      const stride = 64;
+      const memory = new wasm.Memory({ initial: 2, maximum: 16, shared: true });
+      const k = instantiateKernel(kernelModule(stride, 64, relaxed), memory);
+      const r = rng(11);
+      const groups = stride / 2;
+      // Entries at the extremes the kernel allows (+-31) as well as in between.
+      const lut = new Int8Array(memory.buffer, 0, groups * 16);
+      for (let i = 0; i < lut.length; i++) lut[i] = i % 7 === 0 ? (i % 2 ? 31 : -31) : Math.floor(r() * 63) - 31;
+      const rows = 64;
+      const codes = new Uint8Array(memory.buffer, 4096, (rows / 32) * groups * 16);
+      for (let i = 0; i < codes.length; i++) codes[i] = Math.floor(r() * 256);
+      const scales = new Float32Array(memory.buffer, 32768, rows).fill(0.25);
+      scales[5] = NaN; // a tombstone
+      // Each row's error, added times eScale: 0 gives the plain estimate.
+      const errs = new Float32Array(memory.buffer, 36864, rows);
+      for (let row = 0; row < rows; row++) errs[row] = row / 8;
+      for (const eScale of [0, 2]) {
+        const n = k.scanFS(0, 4096, 32768, 0, rows, -Infinity, 40000, 36864, eScale);
+        expect(n).toBe(rows - 1);
+        const out = new Int32Array(memory.buffer, 40000, 2 * n);
+        const outF = new Float32Array(memory.buffer, 40000, 2 * n);
+        const got = new Map<number, number>();
+        for (let i = 0; i < n; i++) got.set(out[2 * i]!, outF[2 * i + 1]!);
+        for (let row = 0; row < rows; row++) {
+          if (row === 5) continue;
+          const j = row & 31;
+          let sum = 0;
+          for (let g = 0; g < groups; g++) {
+            const byte = codes[(row >> 5) * groups * 16 + g * 16 + (j & 15)]!;
+            sum += lut[16 * g + (j >= 16 ? byte >> 4 : byte & 15)]!;
+          }
+          expect(got.get(row)).toBe(Math.fround(Math.fround(sum * 0.25) + Math.fround(eScale * errs[row]!)));
+        }
+      }
+    },
+  );
 });
 
 describe('QuantizedEmbeddingIndex', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,5 +31,33 @@ describe('FileVectorStore, sealed', () => {
     const xor = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.map((x, i) => x ^ b[i]!));
     expect(xor(c1, c2).equals(xor(Buffer.from(first[0]!.buffer), Buffer.from(second[0]!.buffer)))).toBe(false);
     store.close();
+  });
+
+  it('reads a shortlist at once as it reads each row: from a sealed base region, its own file and the unwritten rows', () => {
+    for (const dim of [10, 16]) {
+      // 40-byte rows straddle AES blocks; 64-byte rows are whole blocks.
+      const r = rng(dim);
+      const rows = (n: number) => Array.from({ length: n }, () => Float32Array.from({ length: dim }, () => r() - 0.5));
+      const key = randomBytes(32);
+      const baseFile = path.join(dir, `base-${dim}.f32`);
+      const baseRows = rows(300);
+      const baseCipher = RowCipher.fresh(key, dim * 4);
+      const writer = new FileVectorStore(dim, baseFile, baseCipher);
+      baseRows.forEach((v) => writer.append(v));
+      writer.close();
+      const store = new FileVectorStore(dim, path.join(dir, `own-${dim}.f32`), RowCipher.fresh(key, dim * 4));
+      store.useBase(openSync(baseFile, 'r'), 0, baseRows.length, baseCipher);
+      const own = rows(1500); // 1,024 written out, the rest pending
+      own.forEach((v) => store.append(v));
+      const all = [...baseRows, ...own];
+      const pick = [1799, 0, 299, 300, 1323, 1324, 5, 1000, 301, 150];
+      const out = new Float32Array(pick.length * dim);
+      store.readRows(pick, out);
+      pick.forEach((row, i) => {
+        expect(out.subarray(i * dim, (i + 1) * dim)).toEqual(all[row]);
+        expect(store.read(row, new Float32Array(dim))).toEqual(all[row]);
+      });
+      store.close();
+    }
   });
 });

@@ -12,6 +12,8 @@ export interface VectorStore {
   readonly rows: number;
   /** The row's floats; the result may be `out` or a view into the store, valid until the next call. */
   read(row: number, out: Float32Array): Float32Array;
+  /** Rows `rows`, one after another in `out` (rows.length x dim floats): a search's shortlist at once. */
+  readRows(rows: ArrayLike<number>, out: Float32Array): void;
   append(vec: Float32Array): void;
   /**
    * Overwrites a row with zeros where it lies (a deleted person's floats leave no copy in the
@@ -35,6 +37,10 @@ export class MemoryVectorStore implements VectorStore {
     const chunk = this.chunks[Math.floor(row / CHUNK_ROWS)]!;
     const at = (row % CHUNK_ROWS) * this.dim;
     return chunk.subarray(at, at + this.dim);
+  }
+
+  readRows(rows: ArrayLike<number>, out: Float32Array): void {
+    for (let i = 0; i < rows.length; i++) out.set(this.read(rows[i]!, out), i * this.dim);
   }
 
   append(vec: Float32Array): void {
@@ -132,6 +138,36 @@ export class FileVectorStore implements VectorStore {
     readSync(this.fd, out, 0, bytes, j * bytes);
     this.cipher?.apply(j, raw());
     return out;
+  }
+
+  readRows(rows: ArrayLike<number>, out: Float32Array): void {
+    const bytes = this.dim * 4;
+    const baseRows = this.base?.rows ?? 0;
+    // The sealed ones are decrypted together, per region: one keystream call each.
+    const base: { rows: number[]; parts: Uint8Array[] } = { rows: [], parts: [] };
+    const own: { rows: number[]; parts: Uint8Array[] } = { rows: [], parts: [] };
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const dest = out.subarray(i * this.dim, (i + 1) * this.dim);
+      const raw = new Uint8Array(dest.buffer, dest.byteOffset, bytes);
+      if (row < baseRows) {
+        readSync(this.base!.fd, dest, 0, bytes, this.base!.offset + row * bytes);
+        base.rows.push(row);
+        base.parts.push(raw);
+        continue;
+      }
+      const j = row - baseRows;
+      if (j >= this.flushed) {
+        const at = (j - this.flushed) * this.dim;
+        dest.set(this.pending.subarray(at, at + this.dim));
+        continue;
+      }
+      readSync(this.fd, dest, 0, bytes, j * bytes);
+      own.rows.push(j);
+      own.parts.push(raw);
+    }
+    this.base?.cipher?.applyRows(base.rows, base.parts);
+    this.cipher?.applyRows(own.rows, own.parts);
   }
 
   erase(row: number): void {

@@ -113,6 +113,11 @@ export const i16x8ExtendHighI8x16S = () => op.simd(0x88);
 export const i32x4Add = () => op.simd(0xae);
 export const i32x4DotI16x8S = () => op.simd(0xba);
 export const i8x16Swizzle = () => op.simd(0x0e);
+/**
+ * i8x16.relaxed_swizzle (relaxed SIMD): a lane whose index is above 15 is implementation-defined,
+ * so V8 emits pshufb alone on x64, where i8x16.swizzle adds a saturating add for its zeroing rule.
+ */
+export const i8x16RelaxedSwizzle = () => op.simd(0x100);
 export const v128And = () => op.simd(0x4e);
 export const i16x8Add = () => op.simd(0x8e);
 export const i8x16Add = () => op.simd(0x6e);
