@@ -1,11 +1,12 @@
 // npm run eval:pad — presentation attack detection on the live and attack fixtures, reported as
-// ISO/IEC 30107-3 does: APCER per attack type (attacks accepted), BPCER (live people refused).
+// ISO/IEC 30107-3 does: APCER per attack type (attacks accepted as live), BPCER (live people not
+// accepted), under the station's decision (spoofDecision) with each single-image policy.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assessQuality } from '../server/engines/face/analysis/quality.js';
 import type { FrameAnalysis } from '../server/engines/face/types.js';
 import type { UsableFrame } from '../server/operations/face/frame-selection.js';
-import { assessPresentation } from '../server/operations/face/presentation-attack.js';
+import { assessPresentation, spoofDecision, type SpoofStatus } from '../server/operations/face/presentation-attack.js';
 import { packageRoot } from '../server/version.js';
 import { FIXTURES } from './lib/datasets.js';
 import { ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
@@ -84,7 +85,9 @@ const results: {
   frames: number;
   faces: number;
   attack: number;
-  rejected: boolean;
+  /** The station's answer by default (one image not certified), and when asked to judge one image. */
+  status: SpoofStatus | 'FACE_NOT_DETECTED';
+  statusJudged: SpoofStatus | 'FACE_NOT_DETECTED';
   cues: Record<string, number>;
   /** The framing cue's line coverage on each side of the face, median over the frames. */
   framingSides: Record<string, number>;
@@ -109,7 +112,8 @@ for (const c of cases) {
     frames: c.frames.length,
     faces: usable.length,
     attack: verdict?.attackConfidence ?? NaN,
-    rejected: verdict ? verdict.attackConfidence >= THRESHOLD : false,
+    status: verdict ? spoofDecision(verdict, THRESHOLD, 'refuse') : 'FACE_NOT_DETECTED',
+    statusJudged: verdict ? spoofDecision(verdict, THRESHOLD, 'judge') : 'FACE_NOT_DETECTED',
     cues: verdict?.cues ?? {},
     framingSides: medianSides(usable),
     spoofModelFrames,
@@ -144,7 +148,9 @@ const summarize = (rejectedOf: (r: (typeof results)[number]) => boolean) => {
     ),
   ];
 };
-const byKind = summarize((r) => r.rejected);
+// Accepted as live: NO_SPOOF_CHECK_CONFIDENCE only (an attack, an image not certified or no face are not).
+const byKind = summarize((r) => r.status !== 'NO_SPOOF_CHECK_CONFIDENCE');
+const byKindJudged = summarize((r) => r.statusJudged !== 'NO_SPOOF_CHECK_CONFIDENCE');
 const byKindModel = summarize((r) => r.spoofModelRejected);
 printTable(
   results.map(({ cues, framingSides, spoofModelFrames, ...r }) => ({
@@ -154,8 +160,12 @@ printTable(
     spoofModelFrames: spoofModelFrames.join(' '),
   })),
 );
-console.log(`\nUmbral de ataque ${THRESHOLD}; secuencias de ${SEQUENCE} cuadros cada ${STRIDE}:`);
+console.log(
+  `\nUmbral de ataque ${THRESHOLD}; secuencias de ${SEQUENCE} cuadros cada ${STRIDE}; una sola imagen no se certifica (por defecto):`,
+);
 printTable(byKind);
+console.log(`\nLo mismo decidiendo también sobre una sola imagen (singleFrame 'judge'):`);
+printTable(byKindJudged);
 console.log(`\nSolo FaceAntiSpoofing (mediana de la secuencia >= ${SPOOF_MODEL_THRESHOLD}):`);
 printTable(byKindModel);
 const out = path.join(packageRoot(), 'bench', 'results', 'eval-pad.json');
@@ -168,6 +178,7 @@ writeFileSync(
       sequence: SEQUENCE,
       stride: STRIDE,
       summary: byKind,
+      summary_single_frame_judged: byKindJudged,
       spoofModel: { threshold: SPOOF_MODEL_THRESHOLD, summary: byKindModel },
       cases: results,
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idPersonaField, isoDateTimeField, scopeField, txIdField } from './fields.js';
+import { SINGLE_FRAME_POLICIES } from './face-schemas.js';
 
 /** Gallery and station management, beyond the contract, for the console and integrators. */
 export const listPersonsRequestSchema = z.strictObject({
@@ -140,6 +141,7 @@ export const stationSettingsResponseSchema = z.object({
     enrollMinQuality: z.number(),
     enrollMinIod: z.number(),
     spoofThreshold: z.number(),
+    spoofSingleFrame: z.enum(SINGLE_FRAME_POLICIES),
   }),
 });
 

@@ -77,6 +77,13 @@ export const identifyRequestSchema = z.strictObject({
     .default({ maxResults: 5 }),
 });
 
+/**
+ * What a presentation-attack check does with one usable image: a still shows neither motion nor
+ * blinks, so by default the station does not certify it as a live person (docs/face-engine.md).
+ */
+export const SINGLE_FRAME_POLICIES = ['refuse', 'judge'] as const;
+export type SingleFramePolicy = (typeof SINGLE_FRAME_POLICIES)[number];
+
 export const spoofRequestSchema = z.strictObject({
   template: templateField,
   image: imageBase64Field.optional(),
@@ -84,6 +91,10 @@ export const spoofRequestSchema = z.strictObject({
     .strictObject({
       threshold: thresholdField.optional(),
       extractFace: z.boolean().default(true),
+      singleFrame: z.enum(SINGLE_FRAME_POLICIES).optional().meta({
+        description:
+          "Con una sola imagen usable: 'refuse' no certifica presencia real (TEMPLATE_WITHOUT_VIDEO, salvo un ataque visible en ella); 'judge' decide con lo que muestra esa imagen. Por defecto, el de la estación (matching.spoofSingleFrame).",
+      }),
     })
     .default({ extractFace: true }),
 });
@@ -247,6 +258,7 @@ export const spoofResponseSchema = z.object({
   status: z.enum([
     'IS_SPOOF_CHECK_CONFIDENCE',
     'NO_SPOOF_CHECK_CONFIDENCE',
+    'TEMPLATE_WITHOUT_VIDEO',
     'BAD_TEMPLATE',
     'INTRATEMPLATE_FACE_MISMATCH',
     'TEMPLATE_MULTIPLE_FACES',

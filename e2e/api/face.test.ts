@@ -277,6 +277,22 @@ describe('verificar-spoof-rostro', () => {
     expect(other.samePerson).toMatchObject({ match: false });
   });
 
+  it('certifies no single image as a live person unless asked to judge it; an attack seen in one image is still refused', async () => {
+    // fixtures/antispoof: a live still, a printed photo filling the frame, a photo on a tablet.
+    const live = await faceTemplate('antispoof-live-exif6.jpg');
+    const still = await call('spoof', { template: live });
+    expect(still.status).toBe('TEMPLATE_WITHOUT_VIDEO');
+    expect(still.motivo).toMatch(/una sola imagen/);
+    expect(typeof still.confidence).toBe('number');
+    expect((await call('spoof', { template: live, parametros: { singleFrame: 'judge' } })).status).toBe(
+      'NO_SPOOF_CHECK_CONFIDENCE',
+    );
+    const print = await faceTemplate('antispoof-print-exif6.jpg');
+    expect((await call('spoof', { template: print })).status).toBe('TEMPLATE_WITHOUT_VIDEO');
+    const tablet = await call('spoof', { template: await faceTemplate('antispoof-tablet-exif6.jpg') });
+    expect(tablet.status, JSON.stringify(tablet.cues)).toBe('IS_SPOOF_CHECK_CONFIDENCE');
+  });
+
   it('refuses a photo held up to the camera and moved, however it is moved', async () => {
     // A live person's photo, printed: the station sees a flat picture drift, tilt and never blink.
     for (const seed of [1, 2]) {

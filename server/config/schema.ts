@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SINGLE_FRAME_POLICIES } from '../../common/api/face-schemas.js';
 
 /** Station settings; docs/configuration.md lists each with its environment variable. */
 export const configSchema = z.strictObject({
@@ -49,8 +50,17 @@ export const configSchema = z.strictObject({
       enrollMinIod: z.number().min(8).max(1024).default(40),
       /** Attack confidence (0-100) from which a capture is declared a spoof. */
       spoofThreshold: z.number().min(0).max(100).default(50),
+      /** One usable image: not certified as a live person ('refuse'), or decided on what it shows ('judge'). */
+      spoofSingleFrame: z.enum(SINGLE_FRAME_POLICIES).default('refuse'),
     })
-    .default({ verifyFmr: 1e-3, identifyFpir: 0.01, enrollMinQuality: 35, enrollMinIod: 40, spoofThreshold: 50 }),
+    .default({
+      verifyFmr: 1e-3,
+      identifyFpir: 0.01,
+      enrollMinQuality: 35,
+      enrollMinIod: 40,
+      spoofThreshold: 50,
+      spoofSingleFrame: 'refuse',
+    }),
   /**
    * Shared gallery of a fleet of stations (`postgres://user:pass@host:5432/db`); absent, the
    * gallery is the station's own SQLite file. docs/fleet-gallery.md.

@@ -56,7 +56,15 @@ export function AntispoofScreen() {
       {data && (
         <Verdict
           tone={verdict}
-          title={verdict === 'ok' ? t('spoof.live') : verdict === 'bad' ? t('spoof.attack') : t('spoof.failed')}
+          title={
+            verdict === 'ok'
+              ? t('spoof.live')
+              : verdict === 'bad'
+                ? t('spoof.attack')
+                : data.status === 'TEMPLATE_WITHOUT_VIDEO'
+                  ? t('spoof.singleFrame')
+                  : t('spoof.failed')
+          }
           status={data.status}
         >
           {data.confidence !== undefined && (

@@ -93,6 +93,8 @@ export function SettingsScreen() {
             <dd>FPIR {data.matching.identifyFpir}</dd>
             <dt>{t('settings.spoofThreshold')}</dt>
             <dd>{data.matching.spoofThreshold}</dd>
+            <dt>{t('settings.spoofSingleFrame')}</dt>
+            <dd>{t(`settings.spoofSingleFrame.${data.matching.spoofSingleFrame}`)}</dd>
           </dl>
         )}
         <p className="small">{t('settings.howToChange')}</p>

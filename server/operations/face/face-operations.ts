@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ExtractParameters, extractFaceResponseSchema } from '../../../common/api/face-schemas.js';
+import type { ExtractParameters, extractFaceResponseSchema, SingleFramePolicy } from '../../../common/api/face-schemas.js';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
 import { sniffImage } from '../../../common/uitemplate/index.js';
 import { assessQuality } from '../../engines/face/analysis/quality.js';
@@ -22,7 +22,7 @@ import type { Gallery, ScreenInput } from '../../gallery/gallery.js';
 import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
 import { selectFrames, type UsableFrame } from './frame-selection.js';
-import { assessPresentation } from './presentation-attack.js';
+import { assessPresentation, spoofDecision } from './presentation-attack.js';
 import { ResultCache } from '../result-cache.js';
 
 export interface FaceMatchingPolicy {
@@ -37,6 +37,8 @@ export interface FaceMatchingPolicy {
   enrollMinIod: number;
   /** Attack confidence at or above which a capture is refused as a spoof. */
   spoofThreshold: number;
+  /** Whether one usable image may be certified as a live person. */
+  spoofSingleFrame: SingleFramePolicy;
 }
 
 const BASE = MATCHING_ANALYSIS;
@@ -210,16 +212,21 @@ export function faceOperations(deps: {
       if (!selection.ok) return { status: selection.status, motivo: selection.motivo };
       const verdict = assessPresentation(selection.all);
       const best = selection.best;
+      const status = spoofDecision(verdict, threshold, request.parametros.singleFrame ?? policy.spoofSingleFrame);
       const data = {
-        status:
-          verdict.attackConfidence >= threshold ? ('IS_SPOOF_CHECK_CONFIDENCE' as const) : ('NO_SPOOF_CHECK_CONFIDENCE' as const),
+        status,
         confidence: verdict.attackConfidence,
         threshold,
         cues: verdict.cues,
         uiTemplateMetadata: { fechaCreacionTemplate: template.fechaCreacionTemplate },
-        ...(verdict.evidence === 'single-frame'
-          ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
-          : {}),
+        ...(status === 'TEMPLATE_WITHOUT_VIDEO'
+          ? {
+              motivo:
+                'una sola imagen usable no prueba que haya una persona viva (una foto impresa que llena el cuadro se ve igual): capture una secuencia de cuadros',
+            }
+          : verdict.evidence === 'single-frame'
+            ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
+            : {}),
         ...(extract ? extractedFace(best, engine.modelId) : {}),
       };
       if (!request.image) return data;

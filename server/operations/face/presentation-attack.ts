@@ -1,3 +1,4 @@
+import type { SingleFramePolicy } from '../../../common/api/face-schemas.js';
 import type { Point } from '../../engines/face/types.js';
 import type { UsableFrame } from './frame-selection.js';
 
@@ -96,6 +97,20 @@ export function assessPresentation(frames: readonly UsableFrame[]): Presentation
   // (A video replay moves and blinks like a person: only the framing betrays it.)
   const still = Math.min(rigid, noBlink);
   return { attackConfidence: Math.round(Math.max(framing, still) * 100), cues, evidence: 'sequence' };
+}
+
+export type SpoofStatus = 'IS_SPOOF_CHECK_CONFIDENCE' | 'NO_SPOOF_CHECK_CONFIDENCE' | 'TEMPLATE_WITHOUT_VIDEO';
+
+/**
+ * The station's answer: an attack seen at or above `threshold` is one, however many images
+ * showed it. Below it, a sequence is certified as a live person; a single image only under the
+ * 'judge' policy, since nothing in one still (no motion, no blink) tells a printed photo that
+ * fills the frame from a person (docs/face-engine.md, presentation attacks).
+ */
+export function spoofDecision(verdict: PresentationVerdict, threshold: number, singleFrame: SingleFramePolicy): SpoofStatus {
+  if (verdict.attackConfidence >= threshold) return 'IS_SPOOF_CHECK_CONFIDENCE';
+  if (verdict.evidence === 'single-frame' && singleFrame === 'refuse') return 'TEMPLATE_WITHOUT_VIDEO';
+  return 'NO_SPOOF_CHECK_CONFIDENCE';
 }
 
 function median(values: readonly number[]): number {
