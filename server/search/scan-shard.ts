@@ -1,18 +1,19 @@
 import type { Kernel } from './wasm-kernel.js';
 
 /**
- * The int8 scan of one shard, keeping the `keep` rows of highest approximate score. Self-contained
- * on purpose (no closure; it calls only `selectNth` below): the scan worker gets both sources
- * through `toString()`, so the caller's thread and the worker run the same code.
+ * The int8 scan of one shard, keeping the `keep` rows of highest approximate score (exactly those,
+ * ties aside). Self-contained on purpose (no closure; it calls only `selectNth` below and itself):
+ * the scan worker gets both sources through `toString()`, so the caller's thread and the worker
+ * run the same code.
  *
  * `mode`: 0 scans int8 rows (scanI8), 1 the 4-bit codes (scanI4), 2 the 2-bit fast-scan blocks
  * (scanFS, `q` being the probe's table), which raises each row's score by `eScale` times its error
  * at `errs`, so that `floor`, the threshold and the scores kept are upper bounds. Scans `block`
  * rows at a time with a rising threshold: the kernel writes (row, score) pairs of the rows at or
- * above it into `out`, starting from `floor` (rows below it are not wanted); past `3 * keep`
- * candidates the threshold becomes the `keep`-th best score. Writes the result, in no particular
- * order (the caller needs the rows and the lowest score kept, not a ranking), as (row i32, score
- * f32) pairs at `res`; returns the count.
+ * above it into `out`, starting from `floor` (rows below it are not wanted) or from a guess made
+ * on the first block (below); past `3 * keep` candidates the threshold becomes the `keep`-th best
+ * score. Writes the result, in no particular order (the caller needs the rows and the lowest score
+ * kept, not a ranking), as (row i32, score f32) pairs at `res`; returns the count.
  */
 export function scanShard(
   kernel: Pick<Kernel, 'scanI8' | 'scanI4' | 'scanFS'>,
@@ -30,6 +31,7 @@ export function scanShard(
   floor: number,
   errs: number,
   eScale: number,
+  guessFirst = true,
 ): number {
   const cap = 4 * keep + block;
   const cRow = new Int32Array(cap);
@@ -57,8 +59,7 @@ export function scanShard(
     }
     n = w;
   };
-  for (let s = start; s < end; s += block) {
-    const e = Math.min(end, s + block);
+  const scan = (s: number, e: number) => {
     const m =
       mode === 2
         ? kernel.scanFS(q, rows, scales, s, e, thr, out, errs, eScale)
@@ -70,8 +71,34 @@ export function scanShard(
       cScore[n++] = outScore[2 * i + 1]!;
     }
     if (n > 3 * keep) prune();
+  };
+  // A first threshold guessed from the shard's first rows: the score that their best share would
+  // reach if about 2 x keep rows of the whole shard did. Without it every row is written out until
+  // the list first fills, then a large share of the next ones (at 100k rows, or at 192-d where the
+  // lists are long, that was most of the scan's cost). Rows after the sample below the guess are
+  // skipped unproven, so the guess stands only if `keep` rows reached it; else the shard is
+  // scanned again without one.
+  let guess = floor;
+  let from = start;
+  const sample = Math.min(block, end - start);
+  const expected = Math.floor((2 * keep * sample) / (end - start));
+  if (guessFirst && sample < end - start && expected >= 8) {
+    scan(start, start + sample);
+    from = start + sample;
+    if (n > expected) {
+      work.set(cScore.subarray(0, n));
+      guess = Math.max(thr, selectNth(work.subarray(0, n), n - expected));
+      thr = guess;
+    }
   }
+  for (let s = from; s < end; s += block) scan(s, Math.min(end, s + block));
   if (n > keep) prune();
+  if (guess > floor) {
+    let low = Infinity;
+    for (let i = 0; i < n; i++) low = Math.min(low, cScore[i]!);
+    if (n < keep || low < guess)
+      return scanShard(kernel, buffer, q, rows, scales, start, end, keep, out, res, block, mode, floor, errs, eScale, false);
+  }
   const resRow = new Int32Array(buffer, res, n * 2);
   const resScore = new Float32Array(buffer, res, n * 2);
   for (let i = 0; i < n; i++) {
