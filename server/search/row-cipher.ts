@@ -1,4 +1,4 @@
-import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, hkdfSync, randomBytes, type Cipher } from 'node:crypto';
 
 /**
  * The key the search index seals its files with: derived from the station's data key for this
@@ -61,7 +61,8 @@ export class RowCipher {
     if (n === 0) return;
     const perRow = this.blocks * 4;
     // Each block: the nonce's 8 bytes, then the 64-bit big-endian counter (row x blocks + j).
-    const words = new Uint32Array(n * perRow);
+    if (this.counters.length < n * perRow) this.counters = new Uint32Array(2 * n * perRow);
+    const words = this.counters.subarray(0, n * perRow);
     const n0 = this.nonce.readUInt32LE(0);
     const n1 = this.nonce.readUInt32LE(4);
     for (let i = 0; i < n; i++) {
@@ -74,9 +75,9 @@ export class RowCipher {
         words[w + 3] = byteSwap(counter >>> 0);
       }
     }
-    const ecb = createCipheriv('aes-256-ecb', this.key, null).setAutoPadding(false);
-    const stream = ecb.update(new Uint8Array(words.buffer));
-    ecb.final();
+    // ECB keeps no state between calls on whole blocks: one cipher serves every batch.
+    this.ecb ??= createCipheriv('aes-256-ecb', this.key, null).setAutoPadding(false);
+    const stream = this.ecb.update(new Uint8Array(words.buffer, 0, words.byteLength));
     const rowStride = this.blocks * 16;
     for (let i = 0; i < n; i++) {
       const part = parts[i]!;
@@ -90,6 +91,9 @@ export class RowCipher {
       }
     }
   }
+
+  private ecb: Cipher | undefined;
+  private counters = new Uint32Array(0);
 
   private iv(row: number): Buffer {
     const iv = Buffer.alloc(16);
