@@ -58,36 +58,40 @@ export class RowCipher {
    */
   applyRows(rows: ArrayLike<number>, parts: readonly Uint8Array[]): void {
     const n = rows.length;
-    if (n === 0) return;
     const perRow = this.blocks * 4;
-    // Each block: the nonce's 8 bytes, then the 64-bit big-endian counter (row x blocks + j).
-    if (this.counters.length < n * perRow) this.counters = new Uint32Array(2 * n * perRow);
-    const words = this.counters.subarray(0, n * perRow);
+    // A few rows a call, so that the counters and the keystream stay in the first-level cache.
+    const chunk = Math.max(1, Math.floor(APPLY_CHUNK_BYTES / (this.blocks * 16)));
+    if (this.counters.length < chunk * perRow) this.counters = new Uint32Array(chunk * perRow);
     const n0 = this.nonce.readUInt32LE(0);
     const n1 = this.nonce.readUInt32LE(4);
-    for (let i = 0; i < n; i++) {
-      const first = rows[i]! * this.blocks;
-      for (let j = 0, w = i * perRow; j < this.blocks; j++, w += 4) {
-        const counter = first + j;
-        words[w] = n0;
-        words[w + 1] = n1;
-        words[w + 2] = byteSwap(Math.floor(counter / 2 ** 32));
-        words[w + 3] = byteSwap(counter >>> 0);
-      }
-    }
     // ECB keeps no state between calls on whole blocks: one cipher serves every batch.
     this.ecb ??= createCipheriv('aes-256-ecb', this.key, null).setAutoPadding(false);
-    const stream = this.ecb.update(new Uint8Array(words.buffer, 0, words.byteLength));
     const rowStride = this.blocks * 16;
-    for (let i = 0; i < n; i++) {
-      const part = parts[i]!;
-      const at = i * rowStride;
-      if (part.byteOffset % 4 === 0 && (stream.byteOffset + at) % 4 === 0 && part.length % 4 === 0) {
-        const dst = new Uint32Array(part.buffer, part.byteOffset, part.length / 4);
-        const key = new Uint32Array(stream.buffer, stream.byteOffset + at, part.length / 4);
-        for (let k = 0; k < dst.length; k++) dst[k]! ^= key[k]!;
-      } else {
-        for (let k = 0; k < part.length; k++) part[k]! ^= stream[at + k]!;
+    for (let from = 0; from < n; from += chunk) {
+      const to = Math.min(n, from + chunk);
+      // Each block: the nonce's 8 bytes, then the 64-bit big-endian counter (row x blocks + j).
+      const words = this.counters.subarray(0, (to - from) * perRow);
+      for (let i = from; i < to; i++) {
+        const first = rows[i]! * this.blocks;
+        for (let j = 0, w = (i - from) * perRow; j < this.blocks; j++, w += 4) {
+          const counter = first + j;
+          words[w] = n0;
+          words[w + 1] = n1;
+          words[w + 2] = byteSwap(Math.floor(counter / 2 ** 32));
+          words[w + 3] = byteSwap(counter >>> 0);
+        }
+      }
+      const stream = this.ecb.update(new Uint8Array(words.buffer, 0, words.byteLength));
+      for (let i = from; i < to; i++) {
+        const part = parts[i]!;
+        const at = (i - from) * rowStride;
+        if (part.byteOffset % 4 === 0 && (stream.byteOffset + at) % 4 === 0 && part.length % 4 === 0) {
+          const dst = new Uint32Array(part.buffer, part.byteOffset, part.length / 4);
+          const key = new Uint32Array(stream.buffer, stream.byteOffset + at, part.length / 4);
+          for (let k = 0; k < dst.length; k++) dst[k]! ^= key[k]!;
+        } else {
+          for (let k = 0; k < part.length; k++) part[k]! ^= stream[at + k]!;
+        }
       }
     }
   }
@@ -102,5 +106,7 @@ export class RowCipher {
     return iv;
   }
 }
+
+const APPLY_CHUNK_BYTES = 16384;
 
 const byteSwap = (x: number): number => (((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0;
