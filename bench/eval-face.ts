@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { IMPOSTOR_MODEL } from '../server/engines/face/calibration-data.js';
-import { FACE_MODEL_ID, FACEAPI_MODEL_ID } from '../server/engines/face/face-model.js';
+import { FACE_MODEL_ID, FACEAPI_MODEL_ID, MOBILEFACENET_FOUR_VIEWS_ID } from '../server/engines/face/face-model.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
 import { cosine } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
@@ -74,6 +74,9 @@ const BASE_MODELS = [...new Set(samples.flatMap((s) => Object.keys(s.embeddings)
 const FUSIONS: Record<string, string[]> = {
   [`fusion:${FACE_MODEL_ID}+${FACEAPI_MODEL_ID}`]: [FACE_MODEL_ID, FACEAPI_MODEL_ID],
   [`fusion:${FACE_MODEL_ID}+${FACEAPI_MODEL_ID}+human-faceres@1024`]: [FACE_MODEL_ID, FACEAPI_MODEL_ID, 'human-faceres@1024'],
+  // The most accurate offline combination measured: one more MobileFaceNet run (both crops
+  // mirrored) and the ResNet-34 per face, on top of what the station runs.
+  [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_MODEL_ID],
 };
 const parts = (model: string) => FUSIONS[model] ?? [model];
 const has = (model: string, s: Sample) => parts(model).every((m) => s.embeddings[m]);
