@@ -130,8 +130,8 @@ const WORKER_TIMEOUT_MS = 2000;
 /**
  * How long each thread spins before sleeping on the other: the worker for its next task after
  * one (a search hands it two, the first pass and the list), the caller for the worker's result.
- * Waking a thread asleep in Atomics.wait took about as long as scanning 50,000 rows on this
- * 2-core VM (an idle virtual CPU is woken through the hypervisor).
+ * Waking a thread asleep in Atomics.wait is slow on a VM (an idle virtual CPU is woken through
+ * the hypervisor): at 100,000 rows it was a large part of a search's first pass.
  */
 const WORKER_SPIN_MS = 1;
 const CALLER_SPIN_MS = 5;
