@@ -1,5 +1,6 @@
 import { createCipheriv, randomBytes, timingSafeEqual } from 'node:crypto';
 import { NONCE, TAG, VERSION } from './sealed.js';
+import { aligned, bigEndian32, word } from './words.js';
 
 /**
  * Opens many values sealed by `seal` under one key, with two OpenSSL calls for the whole batch
@@ -109,23 +110,7 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
 // eslint-disable-next-line no-control-regex
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** The bytes as 32-bit words, copied when their offset is not a multiple of four. */
-function aligned(bytes: Buffer): Uint32Array {
-  const own = bytes.byteOffset % 4 === 0 ? bytes : Buffer.from(bytes);
-  return new Uint32Array(own.buffer, own.byteOffset, own.length >>> 2);
-}
-
 const pad16 = (bytes: number): number => (bytes + 15) & ~15;
-
-/** Four bytes as the little-endian word a Uint32Array stores them in. */
-function word(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
-}
-
-/** A counter written big-endian into a little-endian word. */
-function bigEndian32(c: number): number {
-  return (((c & 0xff) << 24) | ((c & 0xff00) << 8) | ((c >>> 8) & 0xff00) | (c >>> 24)) >>> 0;
-}
 
 /** GCM's length block: the two byte counts as 64-bit big-endian bit counts. */
 function writeBitLengths(to: Buffer, at: number, aadBytes: number, ctBytes: number): void {

@@ -1,4 +1,5 @@
 import { createCipheriv, hkdfSync, randomBytes, type Cipher } from 'node:crypto';
+import { aligned, bigEndian32, word } from '../crypto/words.js';
 
 /**
  * The key the search index seals its files with: derived from the station's data key for this
@@ -57,41 +58,32 @@ export class RowCipher {
    * cipher set up per row (as `apply` does) costs more than the row itself.
    */
   applyRows(rows: ArrayLike<number>, parts: readonly Uint8Array[]): void {
-    const n = rows.length;
     const perRow = this.blocks * 4;
     // A few rows a call, so that the counters and the keystream stay in the first-level cache.
     const chunk = Math.max(1, Math.floor(APPLY_CHUNK_BYTES / (this.blocks * 16)));
     if (this.counters.length < chunk * perRow) this.counters = new Uint32Array(chunk * perRow);
-    const n0 = this.nonce.readUInt32LE(0);
-    const n1 = this.nonce.readUInt32LE(4);
+    const n0 = word(this.nonce, 0);
+    const n1 = word(this.nonce, 4);
     // ECB keeps no state between calls on whole blocks: one cipher serves every batch.
     this.ecb ??= createCipheriv('aes-256-ecb', this.key, null).setAutoPadding(false);
-    const rowStride = this.blocks * 16;
-    for (let from = 0; from < n; from += chunk) {
-      const to = Math.min(n, from + chunk);
+    for (let from = 0; from < rows.length; from += chunk) {
+      const to = Math.min(rows.length, from + chunk);
       // Each block: the nonce's 8 bytes, then the 64-bit big-endian counter (row x blocks + j).
       const words = this.counters.subarray(0, (to - from) * perRow);
-      for (let i = from; i < to; i++) {
-        const first = rows[i]! * this.blocks;
-        for (let j = 0, w = (i - from) * perRow; j < this.blocks; j++, w += 4) {
-          const counter = first + j;
+      for (let i = from, w = 0; i < to; i++) {
+        for (let j = 0, counter = rows[i]! * this.blocks; j < this.blocks; j++, counter++, w += 4) {
           words[w] = n0;
           words[w + 1] = n1;
-          words[w + 2] = byteSwap(Math.floor(counter / 2 ** 32));
-          words[w + 3] = byteSwap(counter >>> 0);
+          words[w + 2] = bigEndian32(Math.floor(counter / 2 ** 32));
+          words[w + 3] = bigEndian32(counter >>> 0);
         }
       }
-      const stream = this.ecb.update(new Uint8Array(words.buffer, 0, words.byteLength));
+      const stream = aligned(this.ecb.update(new Uint8Array(words.buffer, 0, words.byteLength)));
+      // The parts are views of float rows: whole 32-bit words on word boundaries.
       for (let i = from; i < to; i++) {
         const part = parts[i]!;
-        const at = (i - from) * rowStride;
-        if (part.byteOffset % 4 === 0 && (stream.byteOffset + at) % 4 === 0 && part.length % 4 === 0) {
-          const dst = new Uint32Array(part.buffer, part.byteOffset, part.length / 4);
-          const key = new Uint32Array(stream.buffer, stream.byteOffset + at, part.length / 4);
-          for (let k = 0; k < dst.length; k++) dst[k]! ^= key[k]!;
-        } else {
-          for (let k = 0; k < part.length; k++) part[k]! ^= stream[at + k]!;
-        }
+        const dst = new Uint32Array(part.buffer, part.byteOffset, part.length >>> 2);
+        for (let k = 0, at = (i - from) * perRow; k < dst.length; k++) dst[k]! ^= stream[at + k]!;
       }
     }
   }
@@ -108,5 +100,3 @@ export class RowCipher {
 }
 
 const APPLY_CHUNK_BYTES = 16384;
-
-const byteSwap = (x: number): number => (((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0;
