@@ -1,4 +1,5 @@
 // npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
+//   [--resident-mb M] (float rows also in memory up to M MiB; 0 reads them from the file)
 //   [--bits 2|4] (the first pass's codes; the index's default otherwise) [--swizzle relaxed|plain]
 //   [--clear] (files unsealed;
 //   by default sealed as the station seals them)
@@ -53,6 +54,8 @@ const BITS = arg('bits', '');
 // The fast scan's lookups: relaxed (the default where the engine has relaxed SIMD) or plain swizzle.
 const SWIZZLE = arg('swizzle', '');
 const FLOATS = arg('floats', 'file');
+// With --floats file: the float rows also kept in memory up to this size (the index's default otherwise; 0: never).
+const RESIDENT_MB = arg('resident-mb', '');
 // The station seals the index's files (float rows re-ranked from disk are decrypted per read).
 const SEAL_KEY = process.argv.includes('--clear') ? undefined : searchIndexKey(randomBytes(32));
 const STARTUP = process.argv.includes('--startup');
@@ -86,6 +89,7 @@ async function main() {
     ...(SWIZZLE ? { relaxedSwizzle: SWIZZLE === 'relaxed' } : {}),
     capacity: N * SAMPLES,
     ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors.f32') } : {}),
+    ...(RESIDENT_MB ? { residentFloatBytes: Number(RESIDENT_MB) * 2 ** 20 } : {}),
     ...(SEAL_KEY ? { sealKey: SEAL_KEY } : {}),
   };
   let index = await QuantizedEmbeddingIndex.create(DIM, options);
@@ -162,7 +166,10 @@ async function main() {
   );
   const refineMs = median((t) => t.refineMs);
   const rerankMs = median((t) => t.rerankMs);
-  log(`then: 4-bit scoring of its rows p50 ${refineMs.toFixed(2)} ms, exact re-ranking p50 ${rerankMs.toFixed(2)} ms`);
+  const floatsReadFrom = index.floatsReadFrom;
+  log(
+    `then: 4-bit scoring of its rows p50 ${refineMs.toFixed(2)} ms, exact re-ranking p50 ${rerankMs.toFixed(2)} ms (float rows read from ${floatsReadFrom})`,
+  );
   const mean = (f: (t: SearchTrace) => number) => round(traces.reduce((a, t) => a + f(t), 0) / traces.length, 1);
   const threadsUsed = index.threads;
   const matrixBytes = index.matrixBytes;
@@ -255,6 +262,7 @@ async function main() {
     k: K,
     threads: threadsUsed,
     floats: FLOATS,
+    floats_read_from: floatsReadFrom,
     sealed: SEAL_KEY !== undefined,
     first_pass_bits: BITS ? Number(BITS) : 'default',
     swizzle: SWIZZLE || (relaxedSimd() ? 'relaxed' : 'plain'),

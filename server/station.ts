@@ -101,6 +101,7 @@ export async function startStation(config: StationConfig, options: StationOption
           logger,
           // Its files hold derived templates: sealed under a key of their own from the data key.
           sealKey: searchIndexKey(dataKey),
+          residentFloatBytes: config.search.residentFloatsMB * 2 ** 20,
         });
     const fleetIndex = search ? null : await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, { threads: 2 });
     const index = search ? search.index : fleetIndex!;

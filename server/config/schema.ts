@@ -61,6 +61,15 @@ export const configSchema = z.strictObject({
       spoofThreshold: 50,
       spoofSingleFrame: 'refuse',
     }),
+  search: z
+    .strictObject({
+      /**
+       * The 1:N index's float rows (re-ranking reads ~80 a search) are also kept in memory while
+       * they take at most this many MiB; beyond, they are read from their sealed file. 0: always the file.
+       */
+      residentFloatsMB: z.number().int().min(0).max(65_536).default(256),
+    })
+    .default({ residentFloatsMB: 256 }),
   /**
    * Shared gallery of a fleet of stations (`postgres://user:pass@host:5432/db`); absent, the
    * gallery is the station's own SQLite file. docs/fleet-gallery.md.

@@ -14,6 +14,8 @@ export interface OpenSearchIndexOptions {
   threads?: number;
   /** Seals the index's files (its snapshot and float rows): `searchIndexKey(dataKey)`. */
   sealKey?: Buffer;
+  /** Float rows also kept in memory up to this many bytes (the index's default otherwise). */
+  residentFloatBytes?: number;
   /**
    * A rebuild's rows coded on the store's threads as they open them (default), or all on the
    * caller's (false: what bench:identify --startup compares it with).
@@ -63,11 +65,13 @@ export async function openSearchIndex(
   };
   removeVectorFiles();
   let generation = 0;
-  // The float rows stay on disk (read per re-ranked row), a new file per index; the process holds
-  // the codes. On a read-only data directory the float rows stay in memory and no snapshot is written.
+  // The float rows stay on disk (read per re-ranked row), a new file per index, with a copy in
+  // memory while they fit its budget; the process holds the codes. On a read-only data directory
+  // the float rows stay in memory and no snapshot is written.
   const storage = (): QuantizedIndexOptions => ({
     ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
     ...(options.sealKey ? { sealKey: options.sealKey } : {}),
+    ...(options.residentFloatBytes !== undefined ? { residentFloatBytes: options.residentFloatBytes } : {}),
   });
   const create = async () => QuantizedEmbeddingIndex.create(options.dim, { threads: options.threads ?? 2, ...storage() });
   const labelAt = (stamp: string | null) => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp });

@@ -272,12 +272,18 @@ describe('QuantizedEmbeddingIndex', () => {
   for (const [mode, sealKey] of [
     ['memory', undefined],
     ['file', undefined],
+    ['file, copied to memory', undefined],
     ['memory', randomBytes(32)],
     ['file', randomBytes(32)],
+    ['file, copied to memory', randomBytes(32)],
   ] as const) {
     it(`round-trips a snapshot (float rows in ${mode}${sealKey ? ', sealed' : ''})`, async () => {
       const dim = 72;
-      const options = { sealKey, ...(mode === 'file' ? { vectorFile: path.join(dir, `v-${mode}.f32`) } : {}) };
+      const inFile = (name: string) =>
+        mode === 'memory'
+          ? {}
+          : { vectorFile: path.join(dir, `${name}-${mode}.f32`), ...(mode === 'file' ? { residentFloatBytes: 0 } : {}) };
+      const options = { sealKey, ...inFile('v') };
       const a = new QuantizedEmbeddingIndex(dim, options);
       const g = gallery(31, 1500, dim);
       for (const [id, list] of g) a.set(id, list);
@@ -286,7 +292,7 @@ describe('QuantizedEmbeddingIndex', () => {
       a.saveSnapshot(file);
       const b = await QuantizedEmbeddingIndex.create(dim, {
         sealKey,
-        ...(mode === 'file' ? { vectorFile: path.join(dir, `w-${mode}.f32`) } : {}),
+        ...inFile('w'),
         threads: 2,
         parallelFrom: 0,
       });
@@ -306,6 +312,13 @@ describe('QuantizedEmbeddingIndex', () => {
         expectSame(b.search(probe, 10), a.search(probe, 10));
       }
       expect(b.search(g[1]![1][0]!, 3).some((h) => h.idPersona === 'stale')).toBe(false);
+      // The copy in memory, once made, gives the same answers (before it, the file did).
+      await b.floatsSettled();
+      expect(b.floatsReadFrom).toBe(mode === 'file' ? 'file' : 'memory');
+      for (let i = 0; i < 20; i++) {
+        const probe = i % 2 ? randomVec(r, dim) : g[i * 30 + 1]![1][0]!;
+        expectSame(b.search(probe, 10), a.search(probe, 10));
+      }
       // Still updatable after loading.
       const late = randomVec(r, dim);
       b.add('late', late);
@@ -314,6 +327,9 @@ describe('QuantizedEmbeddingIndex', () => {
       expect(b.search(g[1]![1][0]!, 10).some((h) => h.idPersona === 'p1')).toBe(false);
       b.compact();
       expect(b.search(late, 1)[0]!.idPersona).toBe('late');
+      await b.floatsSettled();
+      expect(b.search(late, 1)[0]!.idPersona).toBe('late');
+      expect(b.floatsReadFrom).toBe(mode === 'file' ? 'file' : 'memory');
       expect(b.rowsHeld).toBe(b.sampleCount);
       await a.close();
       await b.close();

@@ -1,6 +1,6 @@
 import type { SearchIndex } from './search-index.js';
 import { createCipheriv, createDecipheriv, type DecipherGCM, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, renameSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
@@ -10,6 +10,7 @@ import { Rotation } from './rotation.js';
 import { scanShard, selectNth } from './scan-shard.js';
 import { RowCipher } from './row-cipher.js';
 import { FileVectorStore, MemoryVectorStore, type VectorStore } from './vector-store.js';
+import { IndexIntegrityError, readFully, writeFully } from './index-files.js';
 import { type CodeLayout, coderSpaceAt, coderSpaceBytes, fastScanSlot, RowWriter } from './row-writer.js';
 import { type BulkCodeData, bulkSpaceBytes, type CodedBatch } from './bulk-code-sink.js';
 import type { BatchSink } from '../store/store.js';
@@ -37,6 +38,11 @@ export interface QuantizedIndexOptions {
   capacity?: number;
   /** Keep the exact float32 rows in this file (read per re-ranked row) instead of in memory. */
   vectorFile?: string;
+  /**
+   * With `vectorFile`, a clear copy of the float rows is kept in memory too while they take at
+   * most this many bytes (RESIDENT_FLOAT_BYTES by default; 0: always read from the file).
+   */
+  residentFloatBytes?: number;
   /**
    * Seals what the index writes to disk (searchIndexKey of the data key): the float rows in its
    * files (AES-256-CTR, row by row) and its snapshot (the float rows so, the rest AES-256-GCM).
@@ -154,10 +160,13 @@ export interface BulkLoader {
   finish: () => void;
 }
 
-/** Thrown when stored data do not match their checksums: the caller rebuilds from the source of truth. */
-export class IndexIntegrityError extends Error {
-  override name = 'IndexIntegrityError';
-}
+export { IndexIntegrityError };
+
+/**
+ * Float rows kept in memory as well as in their file up to this size: 100,000 x 512-d (205 MB)
+ * fits, 1,000,000 x 192-d (768 MB) does not and is read from the file.
+ */
+export const RESIDENT_FLOAT_BYTES = 256 * 1024 * 1024;
 
 function align(n: number, to: number): number {
   return Math.ceil(n / to) * to;
@@ -271,6 +280,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   /** The first pass's kernel: 1 the 4-bit rows, 2 the 2-bit fast scan (scanShard's modes). */
   private readonly firstMode: 1 | 2;
   private readonly vectorFile: string | undefined;
+  private readonly residentFloatBytes: number;
   private readonly sealKey: Buffer | undefined;
   private adaptiveFirstPass: number;
   private readonly firstPassFloor: number;
@@ -308,6 +318,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.hashI = new Int32Array(this.hashF.buffer);
     this.vectorFile = options.vectorFile;
     this.sealKey = options.sealKey;
+    this.residentFloatBytes = options.residentFloatBytes ?? RESIDENT_FLOAT_BYTES;
     this.vectors = options.vectorFile ? this.fileStore(options.vectorFile) : new MemoryVectorStore(dim);
     this.parallelFrom = options.parallelFrom ?? 65536;
     this.shortlist = options.shortlist ?? 64;
@@ -319,6 +330,16 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.firstPassFloor = options.firstPass ?? 128;
     this.margin = options.margin ?? 4;
     this.reserve(Math.max(1024, options.capacity ?? 0));
+  }
+
+  /** Resolves once no memory copy of the float rows is being made (tests, benchmarks). */
+  floatsSettled(): Promise<void> {
+    return this.vectors instanceof FileVectorStore ? this.vectors.settled() : Promise.resolve();
+  }
+
+  /** Where re-ranking reads the float rows: memory (their resident copy, or no file) or their file. */
+  get floatsReadFrom(): 'memory' | 'file' {
+    return this.vectors instanceof FileVectorStore && !this.vectors.inMemory ? 'file' : 'memory';
   }
 
   /** An index whose scan worker (with `threads: 2`) is running and ready. */
@@ -657,8 +678,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   /** A disk store for new rows, sealed with a keystream of its own when the index seals. */
-  private fileStore(file: string, cipher = this.rowCipher()): FileVectorStore {
-    return new FileVectorStore(this.dim, file, cipher);
+  private fileStore(file: string, cipher = this.rowCipher(), residentBytes = this.residentFloatBytes): FileVectorStore {
+    return new FileVectorStore(this.dim, file, cipher, residentBytes);
   }
 
   private rowCipher(): RowCipher | undefined {
@@ -672,7 +693,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const compactCipher = this.rowCipher();
     const fresh: VectorStore =
       old instanceof FileVectorStore
-        ? this.fileStore(`${this.vectorFile!}.compact`, compactCipher)
+        ? // Written once and reopened below (which copies it into memory if it fits).
+          this.fileStore(`${this.vectorFile!}.compact`, compactCipher, 0)
         : new MemoryVectorStore(this.dim);
     let w = 0;
     for (let r = 0; r < this.rowCount; r++) {
@@ -1294,18 +1316,4 @@ function snapshotLayout(pairs: number, dpad: number, dim: number, rows: number, 
     floats,
     end: floats + rows * dim * 4,
   };
-}
-
-function readFully(fd: number, into: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < into.length) {
-    const n = readSync(fd, into, done, Math.min(into.length - done, 1 << 30), position + done);
-    if (n <= 0) throw new IndexIntegrityError('instantánea del índice truncada');
-    done += n;
-  }
-}
-
-function writeFully(fd: number, bytes: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < bytes.length) done += writeSync(fd, bytes, done, Math.min(bytes.length - done, 1 << 30), position + done);
 }

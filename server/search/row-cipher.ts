@@ -1,5 +1,6 @@
 import { createCipheriv, hkdfSync, randomBytes, type Cipher } from 'node:crypto';
 import { aligned, bigEndian32, word } from '../crypto/words.js';
+import { updateInto } from '../crypto/cipher-pieces.js';
 
 /**
  * The key the search index seals its files with: derived from the station's data key for this
@@ -44,11 +45,11 @@ export class RowCipher {
 
   /** Encrypts or decrypts (the same XOR) `count` rows from row `row`, in place in `bytes`. */
   apply(row: number, bytes: Uint8Array, count = 1): void {
-    // Rows that are whole blocks are contiguous in counter space: one call for the run.
+    // Rows that are whole blocks are contiguous in counter space: one cipher for the run.
     const step = this.rowBytes % 16 === 0 ? count : 1;
     for (let i = 0; i < count; i += step) {
-      const part = bytes.subarray(i * this.rowBytes, (i + step) * this.rowBytes);
-      part.set(createCipheriv('aes-256-ctr', this.key, this.iv(row + i)).update(part));
+      const run = bytes.subarray(i * this.rowBytes, (i + step) * this.rowBytes);
+      updateInto(createCipheriv('aes-256-ctr', this.key, this.iv(row + i)), run, run);
     }
   }
 

@@ -60,4 +60,63 @@ describe('FileVectorStore, sealed', () => {
       store.close();
     }
   });
+
+  it('keeps a copy in memory while the rows fit: made in the background, the same rows as the file, erased with it, dropped when outgrown', async () => {
+    for (const dim of [10, 16]) {
+      const r = rng(100 + dim);
+      const rows = (n: number) => Array.from({ length: n }, () => Float32Array.from({ length: dim }, () => r() - 0.5));
+      const key = randomBytes(32);
+      const baseFile = path.join(dir, `resident-base-${dim}.f32`);
+      const baseRows = rows(2500); // several slices of the background copy
+      const baseCipher = RowCipher.fresh(key, dim * 4);
+      const writer = new FileVectorStore(dim, baseFile, baseCipher);
+      baseRows.forEach((v) => writer.append(v));
+      writer.close();
+      const budgetRows = 5000;
+      const store = new FileVectorStore(
+        dim,
+        path.join(dir, `resident-own-${dim}.f32`),
+        RowCipher.fresh(key, dim * 4),
+        budgetRows * dim * 4,
+      );
+      expect(store.inMemory).toBe(true); // empty: it fits
+      store.useBase(openSync(baseFile, 'r+'), 0, baseRows.length, baseCipher);
+      expect(store.inMemory).toBe(false); // the copy is made after the call returns
+      // Rows that arrive while it is made: 1,024 written out, the rest pending.
+      const own = rows(1500);
+      own.forEach((v) => store.append(v));
+      const all = [...baseRows, ...own];
+      const check = () => {
+        const pick = [3999, 0, 2499, 2500, 3523, 3524, 5, 1023, 1024, 2048, 2501];
+        const out = new Float32Array(pick.length * dim);
+        store.readRows(pick, out);
+        pick.forEach((row, i) => {
+          expect(out.subarray(i * dim, (i + 1) * dim)).toEqual(all[row]);
+          expect(store.read(row, new Float32Array(dim))).toEqual(all[row]);
+        });
+      };
+      check(); // from the file
+      await store.settled();
+      expect(store.inMemory).toBe(true);
+      check(); // from memory
+      // An erased row leaves no copy in memory either.
+      store.erase(7);
+      expect(store.read(7, new Float32Array(dim))).toEqual(new Float32Array(dim));
+      all[7] = new Float32Array(dim);
+      // Appends follow in memory until the rows outgrow the budget; then the file answers again.
+      const more = rows(budgetRows - all.length);
+      more.forEach((v) => store.append(v));
+      all.push(...more);
+      expect(store.inMemory).toBe(true);
+      check();
+      expect(store.read(all.length - 1, new Float32Array(dim))).toEqual(all.at(-1));
+      const over = rows(1)[0]!;
+      store.append(over);
+      all.push(over);
+      expect(store.inMemory).toBe(false);
+      check();
+      expect(store.read(all.length - 1, new Float32Array(dim))).toEqual(over);
+      store.close();
+    }
+  });
 });

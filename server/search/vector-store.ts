@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import type { RowCipher } from './row-cipher.js';
+import { readFully } from './index-files.js';
 
 /**
  * The exact float32 rows (L2-normalised) that re-rank the int8 shortlist, by row number. In memory
@@ -71,10 +72,19 @@ export class MemoryVectorStore implements VectorStore {
 }
 
 const PENDING_ROWS = 1024;
+/** Rows copied into memory per event-loop turn: a few milliseconds at 512-d. */
+const COPY_SLICE_ROWS = 1024;
 
 /**
  * With `cipher`, the rows it writes to its file are encrypted (a base region has its own cipher,
  * given with it); the rows not yet written are kept in clear in memory only.
+ *
+ * While all its rows fit in `residentBytes`, a clear copy of them is also kept in memory and
+ * reads come from it: at a hundred thousand rows a search's ~80 re-ranked rows cost more in
+ * `pread` calls and keystream than the rest of the search. The file stays the store (snapshots,
+ * erasure). Rows that arrive in bulk (a snapshot's region, rows other threads wrote) are copied
+ * in the background, a slice per event-loop turn, so that a start is not held up; reads go to the
+ * file until the copy is whole. A gallery that outgrows the budget drops the copy.
  */
 export class FileVectorStore implements VectorStore {
   private base: { fd: number; offset: number; rows: number; cipher: RowCipher | undefined } | null = null;
@@ -82,14 +92,87 @@ export class FileVectorStore implements VectorStore {
   private flushed = 0;
   private pending: Float32Array;
   private pendingRows = 0;
+  /** The whole copy, once there is one. */
+  private resident: MemoryVectorStore | null;
+  /** The copy being made, and what `settled` waits for. */
+  private copying: { copy: MemoryVectorStore; done: Promise<void>; finish: () => void } | null = null;
 
   constructor(
     readonly dim: number,
     private readonly file: string,
     private cipher?: RowCipher,
+    private readonly residentBytes = 0,
   ) {
     this.fd = openSync(file, 'w+');
     this.pending = new Float32Array(PENDING_ROWS * dim);
+    this.resident = this.fits(0) ? new MemoryVectorStore(dim) : null;
+  }
+
+  /** Whether the rows are read from memory (the resident copy), not from the file. */
+  get inMemory(): boolean {
+    return this.resident !== null;
+  }
+
+  /** Resolves when no copy is being made (it is whole, or was dropped). */
+  settled(): Promise<void> {
+    return this.copying?.done ?? Promise.resolve();
+  }
+
+  private fits(rows: number): boolean {
+    return this.residentBytes > 0 && rows * this.dim * 4 <= this.residentBytes;
+  }
+
+  /** Starts copying the stored rows into memory (after a base or adopted rows), if they fit. */
+  private copyToMemory(): void {
+    this.dropCopy();
+    if (!this.fits(this.rows)) return;
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const copying = { copy: new MemoryVectorStore(this.dim), done, finish };
+    this.copying = copying;
+    const slice = new Float32Array(COPY_SLICE_ROWS * this.dim);
+    const step = () => {
+      if (this.copying !== copying) return;
+      const n = Math.min(COPY_SLICE_ROWS, this.rows - copying.copy.rows);
+      this.readStored(copying.copy.rows, n, slice);
+      copying.copy.appendMany(slice, n);
+      if (copying.copy.rows < this.rows) return void setImmediate(step);
+      this.resident = copying.copy;
+      this.copying = null;
+      finish();
+    };
+    setImmediate(step);
+  }
+
+  private dropCopy(): void {
+    this.resident = null;
+    this.copying?.finish();
+    this.copying = null;
+  }
+
+  /** Rows `from` to `from + n - 1` as stored (the base region, the file, the unwritten), decrypted, into `out`. */
+  private readStored(from: number, n: number, out: Float32Array): void {
+    const bytes = this.dim * 4;
+    const baseRows = this.base?.rows ?? 0;
+    const into = (o: number, m: number) => new Uint8Array(out.buffer, out.byteOffset + o * bytes, m * bytes);
+    for (let r = from, o = 0, m = 0; r < from + n; r += m, o += m) {
+      if (r < baseRows) {
+        m = Math.min(from + n, baseRows) - r;
+        readFully(this.base!.fd, into(o, m), this.base!.offset + r * bytes);
+        this.base!.cipher?.apply(r, into(o, m), m);
+        continue;
+      }
+      const j = r - baseRows;
+      if (j < this.flushed) {
+        m = Math.min(from + n - r, this.flushed - j);
+        readFully(this.fd, into(o, m), j * bytes);
+        this.cipher?.apply(j, into(o, m), m);
+        continue;
+      }
+      m = from + n - r;
+      const at = (j - this.flushed) * this.dim;
+      out.set(this.pending.subarray(at, at + m * this.dim), o * this.dim);
+    }
   }
 
   get rows(): number {
@@ -103,6 +186,7 @@ export class FileVectorStore implements VectorStore {
   useBase(fd: number, offset: number, rows: number, cipher?: RowCipher): void {
     this.clear();
     this.base = { fd, offset, rows, cipher };
+    this.copyToMemory();
   }
 
   /**
@@ -118,9 +202,11 @@ export class FileVectorStore implements VectorStore {
   adopt(rows: number): void {
     if (this.rows !== 0 || this.base) throw new Error('filas: solo un almacén vacío adopta filas escritas aparte');
     this.flushed = rows;
+    this.copyToMemory();
   }
 
   read(row: number, out: Float32Array): Float32Array {
+    if (this.resident) return this.resident.read(row, out);
     const bytes = this.dim * 4;
     const baseRows = this.base?.rows ?? 0;
     // Sealed rows are decrypted in place, through a byte view of `out`.
@@ -141,6 +227,7 @@ export class FileVectorStore implements VectorStore {
   }
 
   readRows(rows: ArrayLike<number>, out: Float32Array): void {
+    if (this.resident) return this.resident.readRows(rows, out);
     const bytes = this.dim * 4;
     const baseRows = this.base?.rows ?? 0;
     // The sealed ones are decrypted together, per region: one keystream call each.
@@ -171,6 +258,9 @@ export class FileVectorStore implements VectorStore {
   }
 
   erase(row: number): void {
+    this.resident?.erase(row);
+    // A row not copied yet is copied from the file, erased there below.
+    if (this.copying && row < this.copying.copy.rows) this.copying.copy.erase(row);
     const bytes = this.dim * 4;
     const zeros = new Uint8Array(bytes);
     const baseRows = this.base?.rows ?? 0;
@@ -184,6 +274,9 @@ export class FileVectorStore implements VectorStore {
   }
 
   append(vec: Float32Array): void {
+    // A copy being made reaches the new row by itself.
+    if (!this.fits(this.rows + 1)) this.dropCopy();
+    else this.resident?.append(vec);
     this.pending.set(vec, this.pendingRows * this.dim);
     if (++this.pendingRows === PENDING_ROWS) this.flush();
   }
@@ -207,6 +300,8 @@ export class FileVectorStore implements VectorStore {
     this.cipher = this.cipher?.renewed();
     this.flushed = 0;
     this.pendingRows = 0;
+    this.dropCopy();
+    if (this.fits(0)) this.resident = new MemoryVectorStore(this.dim);
   }
 
   close(): void {
@@ -216,6 +311,7 @@ export class FileVectorStore implements VectorStore {
     if (this.base) closeSync(this.base.fd);
     this.base = null;
     closeSync(this.fd);
+    this.dropCopy();
     this.closed = true;
   }
 
