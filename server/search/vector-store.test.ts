@@ -119,4 +119,19 @@ describe('FileVectorStore, sealed', () => {
       store.close();
     }
   });
+
+  it('makes no copy, and does not fail, when its base region is cut short', async () => {
+    const dim = 16;
+    const file = path.join(dir, 'short-base.f32');
+    const writer = new FileVectorStore(dim, file);
+    const r = rng(9);
+    for (let i = 0; i < 100; i++) writer.append(Float32Array.from({ length: dim }, () => r()));
+    writer.close();
+    const store = new FileVectorStore(dim, path.join(dir, 'short-own.f32'), undefined, 1 << 20);
+    store.useBase(openSync(file, 'r+'), 0, 2000); // 1,900 rows past the end of the file
+    await store.settled();
+    expect(store.inMemory).toBe(false);
+    expect(() => store.read(1500, new Float32Array(dim))).not.toThrow(); // the index's hash check catches such a row
+    store.close();
+  });
 });

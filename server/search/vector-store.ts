@@ -134,7 +134,12 @@ export class FileVectorStore implements VectorStore {
     const step = () => {
       if (this.copying !== copying) return;
       const n = Math.min(COPY_SLICE_ROWS, this.rows - copying.copy.rows);
-      this.readStored(copying.copy.rows, n, slice);
+      try {
+        this.readStored(copying.copy.rows, n, slice);
+      } catch {
+        // A file cut short: no copy, and reads go to the file, whose checks report it.
+        return this.dropCopy();
+      }
       copying.copy.appendMany(slice, n);
       if (copying.copy.rows < this.rows) return void setImmediate(step);
       this.resident = copying.copy;
