@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SINGLE_FRAME_POLICIES } from '../../common/api/face-schemas.js';
+import { RESIDENT_FLOATS_MIB } from '../search/vector-store.js';
 
 /** Station settings; docs/configuration.md lists each with its environment variable. */
 export const configSchema = z.strictObject({
@@ -67,9 +68,9 @@ export const configSchema = z.strictObject({
        * The 1:N index's float rows (re-ranking reads ~80 a search) are also kept in memory while
        * they take at most this many MiB; beyond, they are read from their sealed file. 0: always the file.
        */
-      residentFloatsMB: z.number().int().min(0).max(65_536).default(256),
+      residentFloatsMB: z.number().int().min(0).max(65_536).default(RESIDENT_FLOATS_MIB),
     })
-    .default({ residentFloatsMB: 256 }),
+    .default({ residentFloatsMB: RESIDENT_FLOATS_MIB }),
   /**
    * Shared gallery of a fleet of stations (`postgres://user:pass@host:5432/db`); absent, the
    * gallery is the station's own SQLite file. docs/fleet-gallery.md.

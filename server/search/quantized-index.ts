@@ -9,7 +9,7 @@ import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
 import { scanShard, selectNth } from './scan-shard.js';
 import { RowCipher } from './row-cipher.js';
-import { FileVectorStore, MemoryVectorStore, type VectorStore } from './vector-store.js';
+import { FileVectorStore, MemoryVectorStore, RESIDENT_FLOATS_MIB, type VectorStore } from './vector-store.js';
 import { IndexIntegrityError, readFully, writeFully } from './index-files.js';
 import { type CodeLayout, coderSpaceAt, coderSpaceBytes, fastScanSlot, RowWriter } from './row-writer.js';
 import { type BulkCodeData, bulkSpaceBytes, type CodedBatch } from './bulk-code-sink.js';
@@ -40,7 +40,7 @@ export interface QuantizedIndexOptions {
   vectorFile?: string;
   /**
    * With `vectorFile`, a clear copy of the float rows is kept in memory too while they take at
-   * most this many bytes (RESIDENT_FLOAT_BYTES by default; 0: always read from the file).
+   * most this many bytes (RESIDENT_FLOATS_MIB by default; 0: always read from the file).
    */
   residentFloatBytes?: number;
   /**
@@ -161,12 +161,6 @@ export interface BulkLoader {
 }
 
 export { IndexIntegrityError };
-
-/**
- * Float rows kept in memory as well as in their file up to this size: 100,000 x 512-d (205 MB)
- * fits, 1,000,000 x 192-d (768 MB) does not and is read from the file.
- */
-export const RESIDENT_FLOAT_BYTES = 256 * 1024 * 1024;
 
 function align(n: number, to: number): number {
   return Math.ceil(n / to) * to;
@@ -318,7 +312,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.hashI = new Int32Array(this.hashF.buffer);
     this.vectorFile = options.vectorFile;
     this.sealKey = options.sealKey;
-    this.residentFloatBytes = options.residentFloatBytes ?? RESIDENT_FLOAT_BYTES;
+    this.residentFloatBytes = options.residentFloatBytes ?? RESIDENT_FLOATS_MIB * 2 ** 20;
     this.vectors = options.vectorFile ? this.fileStore(options.vectorFile) : new MemoryVectorStore(dim);
     this.parallelFrom = options.parallelFrom ?? 65536;
     this.shortlist = options.shortlist ?? 64;

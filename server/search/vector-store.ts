@@ -71,6 +71,12 @@ export class MemoryVectorStore implements VectorStore {
   }
 }
 
+/**
+ * The default budget of a file store's copy in memory (the station's `search.residentFloatsMB`):
+ * 100,000 x 512-d (205 MB) fits, 1,000,000 x 192-d (768 MB) does not and is read from the file.
+ */
+export const RESIDENT_FLOATS_MIB = 256;
+
 const PENDING_ROWS = 1024;
 /** Rows copied into memory per event-loop turn: a few milliseconds at 512-d. */
 const COPY_SLICE_ROWS = 1024;
@@ -105,7 +111,7 @@ export class FileVectorStore implements VectorStore {
   ) {
     this.fd = openSync(file, 'w+');
     this.pending = new Float32Array(PENDING_ROWS * dim);
-    this.resident = this.fits(0) ? new MemoryVectorStore(dim) : null;
+    this.resident = this.emptyCopy();
   }
 
   /** Whether the rows are read from memory (the resident copy), not from the file. */
@@ -116,6 +122,11 @@ export class FileVectorStore implements VectorStore {
   /** Resolves when no copy is being made (it is whole, or was dropped). */
   settled(): Promise<void> {
     return this.copying?.done ?? Promise.resolve();
+  }
+
+  /** The copy of no rows, kept from the start when there is a budget. */
+  private emptyCopy(): MemoryVectorStore | null {
+    return this.fits(0) ? new MemoryVectorStore(this.dim) : null;
   }
 
   private fits(rows: number): boolean {
@@ -306,7 +317,7 @@ export class FileVectorStore implements VectorStore {
     this.flushed = 0;
     this.pendingRows = 0;
     this.dropCopy();
-    if (this.fits(0)) this.resident = new MemoryVectorStore(this.dim);
+    this.resident = this.emptyCopy();
   }
 
   close(): void {
