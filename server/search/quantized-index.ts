@@ -314,6 +314,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.sealKey = options.sealKey;
     this.residentFloatBytes = options.residentFloatBytes ?? RESIDENT_FLOATS_MIB * 2 ** 20;
     this.vectors = options.vectorFile ? this.fileStore(options.vectorFile) : new MemoryVectorStore(dim);
+    if (this.vectors instanceof FileVectorStore) this.vectors.expectRows(options.capacity ?? 0);
     this.parallelFrom = options.parallelFrom ?? 65536;
     this.shortlist = options.shortlist ?? 64;
     this.shortlistPerHit = options.shortlistPerHit ?? 8;

@@ -117,6 +117,13 @@ describe('FileVectorStore, sealed', () => {
       check();
       expect(store.read(all.length - 1, new Float32Array(dim))).toEqual(over);
       store.close();
+      // A store told of more rows than fit keeps no copy from the start.
+      const big = new FileVectorStore(dim, path.join(dir, `resident-big-${dim}.f32`), undefined, budgetRows * dim * 4);
+      big.expectRows(budgetRows);
+      expect(big.inMemory).toBe(true);
+      big.expectRows(budgetRows + 1);
+      expect(big.inMemory).toBe(false);
+      big.close();
     }
   });
 

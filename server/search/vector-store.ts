@@ -124,6 +124,11 @@ export class FileVectorStore implements VectorStore {
     return this.copying?.done ?? Promise.resolve();
   }
 
+  /** A store about to receive this many rows (a build) makes no copy that it would drop on the way. */
+  expectRows(rows: number): void {
+    if (!this.fits(rows)) this.dropCopy();
+  }
+
   /** The copy of no rows, kept from the start when there is a budget. */
   private emptyCopy(): MemoryVectorStore | null {
     return this.fits(0) ? new MemoryVectorStore(this.dim) : null;
