@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { SINGLE_FRAME_POLICIES } from '../../common/api/face-schemas.js';
 import { RESIDENT_FLOATS_MIB } from '../search/vector-store.js';
 
-/** Station settings; docs/configuration.md lists each with its environment variable. */
+/**
+ * Station settings; docs/configuration.md lists each with its environment variable. A section
+ * left out is parsed from `{}` (`prefault`), so its defaults are its fields' own.
+ */
 export const configSchema = z.strictObject({
   dataDir: z.string().min(1),
   host: z.string().min(1).default('127.0.0.1'),
@@ -16,7 +19,7 @@ export const configSchema = z.strictObject({
     .refine((t) => (t.certFile === undefined) === (t.keyFile === undefined), {
       message: 'certFile y keyFile van juntos',
     })
-    .default({ enabled: true }),
+    .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   auth: z
     .strictObject({
@@ -24,7 +27,7 @@ export const configSchema = z.strictObject({
       maxFailures: z.number().int().min(1).max(1000).default(10),
       windowSeconds: z.number().int().min(1).max(86_400).default(60),
     })
-    .default({ maxFailures: 10, windowSeconds: 60 }),
+    .prefault({}),
   /** Folder of model files (filled from npm packages at install); defaults to the package's models/. */
   modelsDir: z.string().min(1).optional(),
   engines: z
@@ -37,10 +40,10 @@ export const configSchema = z.strictObject({
           /** Requests waiting beyond the running ones before the station answers 503. */
           maxQueue: z.number().int().min(1).max(1000).default(32),
         })
-        .default({ enabled: true, workers: 0, maxQueue: 32 }),
-      document: z.strictObject({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+        .prefault({}),
+      document: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
     })
-    .default({ face: { enabled: true, workers: 0, maxQueue: 32 }, document: { enabled: true } }),
+    .prefault({}),
   matching: z
     .strictObject({
       /** Default 1:1 decision: false-match rate per comparison (1e-3 is confidence 36, 1e-4 is 48). */
@@ -54,14 +57,7 @@ export const configSchema = z.strictObject({
       /** One usable image: not certified as a live person ('refuse'), or decided on what it shows ('judge'). */
       spoofSingleFrame: z.enum(SINGLE_FRAME_POLICIES).default('refuse'),
     })
-    .default({
-      verifyFmr: 1e-3,
-      identifyFpir: 0.01,
-      enrollMinQuality: 35,
-      enrollMinIod: 40,
-      spoofThreshold: 50,
-      spoofSingleFrame: 'refuse',
-    }),
+    .prefault({}),
   search: z
     .strictObject({
       /**
@@ -70,7 +66,7 @@ export const configSchema = z.strictObject({
        */
       residentFloatsMB: z.number().int().min(0).max(65_536).default(RESIDENT_FLOATS_MIB),
     })
-    .default({ residentFloatsMB: RESIDENT_FLOATS_MIB }),
+    .prefault({}),
   /**
    * Shared gallery of a fleet of stations (`postgres://user:pass@host:5432/db`); absent, the
    * gallery is the station's own SQLite file. docs/fleet-gallery.md.

@@ -9,7 +9,7 @@ import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
 import { scanShard, selectNth } from './scan-shard.js';
 import { RowCipher } from './row-cipher.js';
-import { FileVectorStore, MemoryVectorStore, RESIDENT_FLOATS_MIB, type VectorStore } from './vector-store.js';
+import { FileVectorStore, MemoryVectorStore, readRegionRows, RESIDENT_FLOATS_MIB, type VectorStore } from './vector-store.js';
 import { IndexIntegrityError, readFully, writeFully } from './index-files.js';
 import { type CodeLayout, coderSpaceAt, coderSpaceBytes, fastScanSlot, RowWriter } from './row-writer.js';
 import { type BulkCodeData, bulkSpaceBytes, type CodedBatch } from './bulk-code-sink.js';
@@ -1256,9 +1256,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         const chunk = new Float32Array(chunkRows * dim);
         for (let i = 0; i < rows; i += chunkRows) {
           const n = Math.min(chunkRows, rows - i);
-          const raw = new Uint8Array(chunk.buffer, 0, n * dim * 4);
-          readFully(fd, raw, layout.floats + i * dim * 4);
-          rowsCipher?.apply(i, raw, n);
+          readRegionRows(fd, layout.floats, rowsCipher, dim, i, chunk.subarray(0, n * dim));
           store.appendMany(chunk, n);
         }
       }

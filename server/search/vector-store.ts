@@ -72,6 +72,23 @@ export class MemoryVectorStore implements VectorStore {
 }
 
 /**
+ * Rows `row` onwards of a file region of `dim`-float rows (at `offset`, sealed under `cipher` or
+ * in clear), as many as `out` holds, decrypted into it.
+ */
+export function readRegionRows(
+  fd: number,
+  offset: number,
+  cipher: RowCipher | undefined,
+  dim: number,
+  row: number,
+  out: Float32Array,
+): void {
+  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  readFully(fd, bytes, offset + row * dim * 4);
+  cipher?.apply(row, bytes, out.length / dim);
+}
+
+/**
  * The default budget of a file store's copy in memory (the station's `search.residentFloatsMB`):
  * 100,000 x 512-d (205 MB) fits, 1,000,000 x 192-d (768 MB) does not and is read from the file.
  */
@@ -173,21 +190,18 @@ export class FileVectorStore implements VectorStore {
 
   /** Rows `from` to `from + n - 1` as stored (the base region, the file, the unwritten), decrypted, into `out`. */
   private readStored(from: number, n: number, out: Float32Array): void {
-    const bytes = this.dim * 4;
     const baseRows = this.base?.rows ?? 0;
-    const into = (o: number, m: number) => new Uint8Array(out.buffer, out.byteOffset + o * bytes, m * bytes);
+    const into = (o: number, m: number) => out.subarray(o * this.dim, (o + m) * this.dim);
     for (let r = from, o = 0, m = 0; r < from + n; r += m, o += m) {
       if (r < baseRows) {
         m = Math.min(from + n, baseRows) - r;
-        readFully(this.base!.fd, into(o, m), this.base!.offset + r * bytes);
-        this.base!.cipher?.apply(r, into(o, m), m);
+        readRegionRows(this.base!.fd, this.base!.offset, this.base!.cipher, this.dim, r, into(o, m));
         continue;
       }
       const j = r - baseRows;
       if (j < this.flushed) {
         m = Math.min(from + n - r, this.flushed - j);
-        readFully(this.fd, into(o, m), j * bytes);
-        this.cipher?.apply(j, into(o, m), m);
+        readRegionRows(this.fd, 0, this.cipher, this.dim, j, into(o, m));
         continue;
       }
       m = from + n - r;
