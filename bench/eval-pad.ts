@@ -8,8 +8,8 @@ import type { FrameAnalysis } from '../server/engines/face/types.js';
 import type { UsableFrame } from '../server/operations/face/frame-selection.js';
 import { assessPresentation, spoofDecision, type SpoofStatus } from '../server/operations/face/presentation-attack.js';
 import { packageRoot } from '../server/version.js';
-import { FIXTURES } from './lib/datasets.js';
-import { ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
+import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson } from './lib/datasets.js';
+import { ANALYZE_FOR_EVAL, analyzeFiles, startEngine } from './lib/engine.js';
 import { mjpegFrames } from './lib/mjpeg.js';
 import { movedPhotoSequence } from './lib/moved-photo.js';
 import { median, printTable } from './lib/metrics.js';
@@ -121,6 +121,28 @@ for (const c of cases) {
     spoofModelRejected: spoofModel >= SPOOF_MODEL_THRESHOLD,
   });
 }
+
+// Live faces in the wild, one still each (the face sets: CelebA, LFW, assorted; measured only):
+// how often the single-frame cues see a device or a print where there is none.
+const wildFiles = [
+  ...celeba('faces-celeba-dev'),
+  ...celeba('attributes-celeba-dev'),
+  ...folderPerPerson(path.join(FIXTURES, 'faces-lfw')),
+  ...facesPairs(),
+  ...assortedFaces(),
+].map((i) => i.file);
+const wildVerdicts = (await analyzeFiles(engine, wildFiles, { ...ANALYZE_FOR_EVAL, presentation: true })).flatMap((a) =>
+  a?.major ? [assessPresentation([{ index: 0, analysis: a, face: a.major, quality: assessQuality(a.major) }])] : [],
+);
+const share = (n: number) => Math.round((n / wildVerdicts.length) * 1000) / 1000;
+const wild = {
+  stills: wildFiles.length,
+  faces: wildVerdicts.length,
+  framing_cue_over_half: share(wildVerdicts.filter((v) => (v.cues.marco ?? 0) >= 50).length),
+  refused_when_judged: share(
+    wildVerdicts.filter((v) => spoofDecision(v, THRESHOLD, 'judge') !== 'NO_SPOOF_CHECK_CONFIDENCE').length,
+  ),
+};
 await engine.close();
 
 const summarize = (rejectedOf: (r: (typeof results)[number]) => boolean) => {
@@ -168,6 +190,8 @@ console.log(`\nLo mismo decidiendo también sobre una sola imagen (singleFrame '
 printTable(byKindJudged);
 console.log(`\nSolo FaceAntiSpoofing (mediana de la secuencia >= ${SPOOF_MODEL_THRESHOLD}):`);
 printTable(byKindModel);
+console.log(`\nRostros vivos en fotos sueltas (CelebA, LFW y otras; una imagen juzgada sola, 'judge'):`);
+printTable([wild]);
 const out = path.join(packageRoot(), 'bench', 'results', 'eval-pad.json');
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
@@ -180,6 +204,7 @@ writeFileSync(
       summary: byKind,
       summary_single_frame_judged: byKindJudged,
       spoofModel: { threshold: SPOOF_MODEL_THRESHOLD, summary: byKindModel },
+      live_stills_in_the_wild: wild,
       cases: results,
     },
     null,

@@ -293,6 +293,16 @@ describe('verificar-spoof-rostro', () => {
     expect(tablet.status, JSON.stringify(tablet.cues)).toBe('IS_SPOOF_CHECK_CONFIDENCE');
   });
 
+  it("refuses the person's video replayed on a phone, its edge beside the face or crossing the face box", async () => {
+    // The replay moves and blinks like the person: the phone's edges give it away. In the second
+    // capture the displayed face reaches the phone's right edge, which crosses Human's face box.
+    for (const name of ['replay', 'replay-crossing']) {
+      const template = await faceTemplate(...[0, 1, 2, 3, 4].map((i) => `video/${name}-${i}.jpg`));
+      const data = await call('spoof', { template });
+      expect(data.status, `${name}: ${JSON.stringify(data.cues)}`).toBe('IS_SPOOF_CHECK_CONFIDENCE');
+    }
+  });
+
   it('refuses a photo held up to the camera and moved, however it is moved', async () => {
     // A live person's photo, printed: the station sees a flat picture drift, tilt and never blink.
     for (const seed of [1, 2]) {

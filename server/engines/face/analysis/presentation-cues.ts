@@ -10,6 +10,13 @@ export interface FramingCue {
 }
 
 /**
+ * The coverage a vertical line inside the face box's outer fifth needs to count as a device's
+ * edge. Live heads' contours there reach about 0.6 on the fixtures' live clips, a phone's edge
+ * crossing the box 0.97 (docs/face-engine.md, "Presentation attacks").
+ */
+export const INNER_LINE_MIN = 0.8;
+
+/**
  * Looks for the straight edges of a device or a print around the face: a replayed or printed
  * face is enclosed by lines on opposite sides close to it, which a live head rarely is.
  */
@@ -23,9 +30,13 @@ export function framingCue(luma: Plane, face: Box): FramingCue {
   const fh = face.height / factor;
   const rowsFrom = fy - 0.3 * fh;
   const rowsTo = fy + 1.6 * fh;
-  // Human's box is generous (forehead and hair): a device's edge can sit just inside it.
-  const left = bestVerticalLine(e, fx - 1.3 * fw, fx + 0.12 * fw, rowsFrom, rowsTo).coverage;
-  const right = bestVerticalLine(e, fx + 0.88 * fw, fx + 2.3 * fw, rowsFrom, rowsTo).coverage;
+  const vertical = (from: number, to: number) => bestVerticalLine(e, fx + from * fw, fx + to * fw, rowsFrom, rowsTo).coverage;
+  // Human's box is generous (forehead and hair): a device's edge can sit just inside it, and
+  // deeper where the screen's face reaches its bezel. There only a line straight over most of
+  // the band's 1.9 face heights counts: a head's own contours are curved and shorter.
+  const inner = (coverage: number) => (coverage >= INNER_LINE_MIN ? coverage : 0);
+  const left = Math.max(vertical(-1.3, 0.12), inner(vertical(0.12, 0.3)));
+  const right = Math.max(vertical(0.88, 2.3), inner(vertical(0.7, 0.88)));
   const top = bestHorizontalLine(e, fy - 1.2 * fh, fy + 0.05 * fh, fx - 0.5 * fw, fx + 1.5 * fw).coverage;
   const bottom = bestHorizontalLine(e, fy + 1.1 * fh, fy + 2.4 * fh, fx - 0.5 * fw, fx + 1.5 * fw).coverage;
   // Opposite sides both lined: a frame. One strong side alone is common in rooms (doors, windows).
