@@ -210,8 +210,10 @@ export class FaceRuntime {
                   ]
                 : null,
             ) ?? dlibFive;
-          const dlibCrop = arcfaceCrop(work, dlibFive);
-          const meshCrop = arcfaceCrop(work, meshFive);
+          // Placed on the contrast-equalised frame, cut from the frame as received: the descriptor
+          // learned natural photos, and CLAHE's local contrast cost it accuracy (docs/face-engine.md).
+          const dlibCrop = arcfaceCrop(original, dlibFive);
+          const meshCrop = arcfaceCrop(original, meshFive);
           const [byDlib, byMesh] = await this.expo.embedPair(dlibCrop, meshCrop);
           embedding = meanDirection(byDlib, byMesh);
           if (options.alternatives) {
