@@ -1,5 +1,6 @@
 // npm run bench:face — latency of each face operation over HTTPS (one client), throughput with 4
-// concurrent clients on 1 and on 2 workers (alternating, medians of 3 pairs), and the engine's own time on the same frames.
+// concurrent clients on 1 and on 2 workers (alternating, medians of 3 pairs), and the engine's own
+// time on the same frames.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPERATIONS, type OperationId } from '../common/api/operations.js';
