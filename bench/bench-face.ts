@@ -77,6 +77,8 @@ async function throughput(s: BenchStation, op: OperationId, tpl: string, clients
   return { rps: CONCURRENT_REQUESTS / seconds, cores: (used.user + used.system) / 1e6 / seconds };
 }
 
+type Throughput = Awaited<ReturnType<typeof throughput>>;
+
 const rows: Record<string, unknown>[] = [];
 const stages: Record<string, Record<string, number>> = {};
 const two = await benchStation();
@@ -117,7 +119,7 @@ try {
     stages[label] = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(percentile(v, 50) * 10) / 10]));
     for (const op of OPS) {
       const lat = await latency(two, op, tpl);
-      const pairs: { one: Awaited<ReturnType<typeof throughput>>; two: Awaited<ReturnType<typeof throughput>> }[] = [];
+      const pairs: { one: Throughput; two: Throughput }[] = [];
       for (let i = 0; i < PAIRS; i++)
         pairs.push({ one: await throughput(one, op, tpl, 4), two: await throughput(two, op, tpl, 4) });
       const med = (f: (p: (typeof pairs)[number]) => number) => percentile(pairs.map(f), 50);

@@ -131,7 +131,9 @@ const wildFiles = [
   ...facesPairs(),
   ...assortedFaces(),
 ].map((i) => i.file);
-const wildVerdicts = (await analyzeFiles(engine, wildFiles, { ...ANALYZE_FOR_EVAL, presentation: true })).flatMap((a) =>
+const wildVerdicts = (
+  await analyzeFiles(engine, wildFiles, { ...ANALYZE_FOR_EVAL, presentation: true, embedding: false })
+).flatMap((a) =>
   a?.major ? [assessPresentation([{ index: 0, analysis: a, face: a.major, quality: assessQuality(a.major) }])] : [],
 );
 const share = (n: number) => Math.round((n / wildVerdicts.length) * 1000) / 1000;
