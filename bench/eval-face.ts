@@ -48,6 +48,8 @@ const analyses = await analyzeFiles(
   { ...ANALYZE_FOR_EVAL, alternatives: true },
 );
 const seconds = (Date.now() - started) / 1000;
+// Photos whose frame was contrast-equalised (CLAHE) for detection and landmarks; the crops are cut unequalised.
+const equalised = analyses.filter((a) => a?.major && a.clahe > 0).length;
 await engine.close();
 
 const samples: Sample[] = images.map((img, i) => {
@@ -267,7 +269,7 @@ function openSetCells(r: OpenSetAtScale) {
 const chosen = candidates.find((c) => c.model === FACE_MODEL_ID)!;
 const lowestEer = candidates.reduce((a, b) => (b.eer < a.eer ? b : a));
 console.log(
-  `\nDataset ${datasetName}: ${new Set(images.map((i) => i.identity)).size} persons, ${images.length} images, ${seconds.toFixed(1)} s\n`,
+  `\nDataset ${datasetName}: ${new Set(images.map((i) => i.identity)).size} persons, ${images.length} images (${equalised} equalised), ${seconds.toFixed(1)} s\n`,
 );
 printTable(
   candidates.map(({ impostor_fit: _fit, empirical_thresholds: _t, operating_points: _o, open_set_scale: _s, ...row }) => row),
@@ -304,6 +306,7 @@ const report = {
   dataset: datasetName,
   persons: new Set(images.map((i) => i.identity)).size,
   images: images.length,
+  equalised_photos: equalised,
   seconds,
   chosen: {
     model: chosen.model,

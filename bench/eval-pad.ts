@@ -6,6 +6,7 @@ import path from 'node:path';
 import { assessQuality } from '../server/engines/face/analysis/quality.js';
 import type { FrameAnalysis } from '../server/engines/face/types.js';
 import type { UsableFrame } from '../server/operations/face/frame-selection.js';
+import { INNER_LINE_MIN } from '../server/engines/face/analysis/presentation-cues.js';
 import { assessPresentation, spoofDecision, type SpoofStatus } from '../server/operations/face/presentation-attack.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson } from './lib/datasets.js';
@@ -76,6 +77,9 @@ const medianSides = (frames: readonly UsableFrame[]): Record<string, number> =>
       median(frames.map((f) => f.face.presentation?.sides[side] ?? 0)),
     ]),
   );
+/** The best line inside the face box's outer part (either side), median over the frames. */
+const medianInner = (frames: readonly UsableFrame[]): number =>
+  median(frames.map((f) => Math.max(f.face.presentation?.inner.left ?? 0, f.face.presentation?.inner.right ?? 0)));
 
 const engine = startEngine();
 await engine.ready();
@@ -91,6 +95,8 @@ const results: {
   cues: Record<string, number>;
   /** The framing cue's line coverage on each side of the face, median over the frames. */
   framingSides: Record<string, number>;
+  /** The best line inside the box's outer part, before the bar (INNER_LINE_MIN) it must pass. */
+  innerLine: number;
   /** FaceAntiSpoofing score per frame with a face, and its median over the sequence. */
   spoofModelFrames: number[];
   spoofModel: number;
@@ -116,6 +122,7 @@ for (const c of cases) {
     statusJudged: verdict ? spoofDecision(verdict, THRESHOLD, 'judge') : 'FACE_NOT_DETECTED',
     cues: verdict?.cues ?? {},
     framingSides: medianSides(usable),
+    innerLine: medianInner(usable),
     spoofModelFrames,
     spoofModel,
     spoofModelRejected: spoofModel >= SPOOF_MODEL_THRESHOLD,
@@ -147,31 +154,22 @@ const wild = {
 };
 await engine.close();
 
-const summarize = (rejectedOf: (r: (typeof results)[number]) => boolean) => {
-  const row = (type: string, rows: typeof results, bonaFide: boolean) => {
+/** The cases of one kind, or the live ones of one capture mode. */
+const casesOf = (type: (typeof KINDS)[number] | (typeof LIVE_MODES)[number]) =>
+  results.filter((r) =>
+    type === 'live (sequence)' || type === 'live (single photo)'
+      ? r.kind === 'live' && r.frames > 1 === (type === 'live (sequence)')
+      : r.kind === type,
+  );
+
+const summarize = (rejectedOf: (r: (typeof results)[number]) => boolean) =>
+  [...KINDS, ...LIVE_MODES].map((type) => {
+    const rows = casesOf(type);
     const rejected = rows.filter(rejectedOf).length;
-    return bonaFide
+    return type === 'live' || type === 'live (sequence)' || type === 'live (single photo)'
       ? { type, presentations: rows.length, metric: 'BPCER', value: rejected / rows.length }
       : { type, presentations: rows.length, metric: 'APCER', value: (rows.length - rejected) / rows.length };
-  };
-  const live = results.filter((r) => r.kind === 'live');
-  return [
-    ...KINDS.map((kind) =>
-      row(
-        kind,
-        results.filter((r) => r.kind === kind),
-        kind === 'live',
-      ),
-    ),
-    ...LIVE_MODES.map((mode) =>
-      row(
-        mode,
-        live.filter((r) => r.frames > 1 === (mode === 'live (sequence)')),
-        true,
-      ),
-    ),
-  ];
-};
+  });
 // Accepted as live: NO_SPOOF_CHECK_CONFIDENCE only (an attack, an image not certified or no face are not).
 const byKind = summarize((r) => r.status !== 'NO_SPOOF_CHECK_CONFIDENCE');
 const byKindJudged = summarize((r) => r.statusJudged !== 'NO_SPOOF_CHECK_CONFIDENCE');
@@ -192,6 +190,14 @@ console.log(`\nLo mismo decidiendo también sobre una sola imagen (singleFrame '
 printTable(byKindJudged);
 console.log(`\nSolo FaceAntiSpoofing (mediana de la secuencia >= ${SPOOF_MODEL_THRESHOLD}):`);
 printTable(byKindModel);
+// How far the inner-edge bar (INNER_LINE_MIN) sits from what each kind of presentation shows there.
+const innerLineMax = [...LIVE_MODES, ...KINDS.filter((k) => k !== 'live')].map((type) => ({
+  type,
+  highest_inner_line: Math.max(0, ...casesOf(type).map((r) => r.innerLine)),
+  bar: INNER_LINE_MIN,
+}));
+console.log('\nLínea recta dentro del recuadro del rostro (la mejor, mediana de la secuencia), la más alta por tipo:');
+printTable(innerLineMax);
 console.log(`\nRostros vivos en fotos sueltas (CelebA, LFW y otras; una imagen juzgada sola, 'judge'):`);
 printTable([wild]);
 const out = path.join(packageRoot(), 'bench', 'results', 'eval-pad.json');
@@ -206,6 +212,7 @@ writeFileSync(
       summary: byKind,
       summary_single_frame_judged: byKindJudged,
       spoofModel: { threshold: SPOOF_MODEL_THRESHOLD, summary: byKindModel },
+      inner_line_highest: innerLineMax,
       live_stills_in_the_wild: wild,
       cases: results,
     },

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { RowCipher } from './row-cipher.js';
 import { readFully } from './index-files.js';
 
@@ -242,22 +242,7 @@ export class FileVectorStore implements VectorStore {
 
   read(row: number, out: Float32Array): Float32Array {
     if (this.resident) return this.resident.read(row, out);
-    const bytes = this.dim * 4;
-    const baseRows = this.base?.rows ?? 0;
-    // Sealed rows are decrypted in place, through a byte view of `out`.
-    const raw = () => new Uint8Array(out.buffer, out.byteOffset, bytes);
-    if (row < baseRows) {
-      readSync(this.base!.fd, out, 0, bytes, this.base!.offset + row * bytes);
-      this.base!.cipher?.apply(row, raw());
-      return out;
-    }
-    const j = row - baseRows;
-    if (j >= this.flushed) {
-      const at = (j - this.flushed) * this.dim;
-      return this.pending.subarray(at, at + this.dim);
-    }
-    readSync(this.fd, out, 0, bytes, j * bytes);
-    this.cipher?.apply(j, raw());
+    this.readStored(row, 1, out);
     return out;
   }
 
@@ -273,7 +258,7 @@ export class FileVectorStore implements VectorStore {
       const dest = out.subarray(i * this.dim, (i + 1) * this.dim);
       const raw = new Uint8Array(dest.buffer, dest.byteOffset, bytes);
       if (row < baseRows) {
-        readSync(this.base!.fd, dest, 0, bytes, this.base!.offset + row * bytes);
+        readFully(this.base!.fd, raw, this.base!.offset + row * bytes);
         base.rows.push(row);
         base.parts.push(raw);
         continue;
@@ -284,7 +269,7 @@ export class FileVectorStore implements VectorStore {
         dest.set(this.pending.subarray(at, at + this.dim));
         continue;
       }
-      readSync(this.fd, dest, 0, bytes, j * bytes);
+      readFully(this.fd, raw, j * bytes);
       own.rows.push(j);
       own.parts.push(raw);
     }

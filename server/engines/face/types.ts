@@ -72,7 +72,12 @@ export interface MajorFace extends DetectedFace {
   /** Attribute cues, 0..1, from image regions around the landmarks. */
   cues: AttributeCues | null;
   /** Single-frame presentation-attack cues (when presentation is asked for). */
-  presentation: { bezel: number; sides: { left: number; right: number; top: number; bottom: number } } | null;
+  presentation: {
+    bezel: number;
+    sides: { left: number; right: number; top: number; bottom: number };
+    /** The best line's coverage inside the face box's outer part, before the bar it must pass. */
+    inner: { left: number; right: number };
+  } | null;
   embedding: Float32Array | null;
   /** Human's faceres embedding, only with `alternatives`. */
   faceresEmbedding?: Float32Array | null;

@@ -59,6 +59,7 @@ describe('framingCue', () => {
       scene((x, y) => x >= 80 && x <= right && y >= 75 && y <= 152),
       FACE,
     );
+    expect(cue.inner.right).toBeGreaterThan(0.5); // seen, but under the bar
     expect(cue.sides.right).toBeLessThan(INNER_LINE_MIN);
     expect(cue.bezel).toBeLessThan(0.5);
   });

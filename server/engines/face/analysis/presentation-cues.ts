@@ -7,12 +7,14 @@ export interface FramingCue {
   bezel: number;
   /** Line coverage found on each side of the face. */
   sides: { left: number; right: number; top: number; bottom: number };
+  /** The best line's coverage inside the box's outer part on each side, before INNER_LINE_MIN. */
+  inner: { left: number; right: number };
 }
 
 /**
  * The coverage a vertical line inside the face box's outer fifth needs to count as a device's
- * edge. Live heads' contours there reach about 0.6 on the fixtures' live clips, a phone's edge
- * crossing the box 0.97 (docs/face-engine.md, "Presentation attacks").
+ * edge: straight over most of the band, which a head's curved outline is not (`npm run eval:pad`
+ * prints the highest inner coverage of the live and the replay sequences; docs/face-engine.md).
  */
 export const INNER_LINE_MIN = 0.8;
 
@@ -35,13 +37,19 @@ export function framingCue(luma: Plane, face: Box): FramingCue {
   // deeper where the screen's face reaches its bezel. There only a line straight over most of
   // the band's 1.9 face heights counts: a head's own contours are curved and shorter.
   const inner = (coverage: number) => (coverage >= INNER_LINE_MIN ? coverage : 0);
-  const left = Math.max(vertical(-1.3, 0.12), inner(vertical(0.12, 0.3)));
-  const right = Math.max(vertical(0.88, 2.3), inner(vertical(0.7, 0.88)));
+  const innerLeft = vertical(0.12, 0.3);
+  const innerRight = vertical(0.7, 0.88);
+  const left = Math.max(vertical(-1.3, 0.12), inner(innerLeft));
+  const right = Math.max(vertical(0.88, 2.3), inner(innerRight));
   const top = bestHorizontalLine(e, fy - 1.2 * fh, fy + 0.05 * fh, fx - 0.5 * fw, fx + 1.5 * fw).coverage;
   const bottom = bestHorizontalLine(e, fy + 1.1 * fh, fy + 2.4 * fh, fx - 0.5 * fw, fx + 1.5 * fw).coverage;
   // Opposite sides both lined: a frame. One strong side alone is common in rooms (doors, windows).
   const pair = Math.max(Math.min(left, right), Math.min(top, bottom));
   const bezel = Math.min(1, Math.max(0, (pair - 0.3) / 0.35));
   const r = (x: number) => Math.round(x * 100) / 100;
-  return { bezel, sides: { left: r(left), right: r(right), top: r(top), bottom: r(bottom) } };
+  return {
+    bezel,
+    sides: { left: r(left), right: r(right), top: r(top), bottom: r(bottom) },
+    inner: { left: r(innerLeft), right: r(innerRight) },
+  };
 }
