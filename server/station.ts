@@ -69,7 +69,13 @@ export async function startStation(config: StationConfig, options: StationOption
   const closables: (() => Promise<void>)[] = [];
   try {
     const gallery = config.databaseUrl
-      ? await openPostgresGallery({ url: config.databaseUrl, dataKey, logger, station: hostname() })
+      ? await openPostgresGallery({
+          url: config.databaseUrl,
+          dataKey,
+          logger,
+          station: hostname(),
+          changeRetentionMs: config.databaseChangeRetentionDays * 86_400_000,
+        })
       : sqliteGallery(store);
     closables.push(() => gallery.close());
     const tokens = new TokenService(store);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SINGLE_FRAME_POLICIES } from '../../common/api/face-schemas.js';
+import { CHANGE_RETENTION_DAYS } from '../gallery/postgres/prune-changes.js';
 import { RESIDENT_FLOATS_MIB } from '../search/vector-store.js';
 
 /**
@@ -75,6 +76,11 @@ export const configSchema = z.strictObject({
     .string()
     .regex(/^postgres(ql)?:\/\//, { message: 'debe ser una URL postgres://usuario:clave@host:5432/base' })
     .optional(),
+  /**
+   * Days the shared gallery keeps its change feed's rows; a station away longer reloads its index
+   * when it comes back. docs/fleet-gallery.md.
+   */
+  databaseChangeRetentionDays: z.number().int().min(1).max(3650).default(CHANGE_RETENTION_DAYS),
   /** Serve the operator console's built files at /. */
   serveConsole: z.boolean().default(true),
   requestTimeoutSeconds: z.number().int().min(1).max(600).default(60),

@@ -49,6 +49,10 @@ export class EmbeddingIndex {
   }
 
   /** The `k` best persons for a probe, best first, optionally leaving one person out. */
+  personIds(): Iterable<string> {
+    return this.persons.keys();
+  }
+
   search(probe: Float32Array, k: number, exclude?: string): SearchHit[] {
     const q = normalize(probe);
     const hits: SearchHit[] = [];

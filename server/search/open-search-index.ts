@@ -150,6 +150,7 @@ export async function openSearchIndex(
     set: (id, embeddings) => guarded(() => index.set(id, embeddings), true),
     add: (id, embedding) => guarded(() => index.add(id, embedding), true),
     remove: (id) => guarded(() => index.remove(id), true),
+    personIds: () => index.personIds(),
     search: (probe, k, exclude): SearchHit[] => guarded(() => index.search(probe, k, exclude), false),
   };
 

@@ -254,6 +254,7 @@ describe('QuantizedEmbeddingIndex', () => {
     for (const probe of probes) expectSame(fast.search(probe, 10), exact.search(probe, 10));
     fast.compact();
     expect(fast.rowsHeld).toBe(fast.sampleCount);
+    expect([...fast.personIds()].sort()).toEqual([...exact.personIds()].sort());
     for (const probe of probes) expectSame(fast.search(probe, 10), exact.search(probe, 10));
     fast.add('new', probes[1]!);
     exact.add('new', probes[1]!);
@@ -300,6 +301,8 @@ describe('QuantizedEmbeddingIndex', () => {
       b.loadSnapshot(file);
       expect(b.personCount).toBe(a.personCount);
       expect(b.sampleCount).toBe(a.sampleCount);
+      // Every id, though they are still being mapped in the background.
+      expect([...b.personIds()].sort()).toEqual([...a.personIds()].sort());
       // Right after the load (its ids still being mapped): an exclusion, then a re-enrollment, find their person.
       const own = g[1499]![1][0]!;
       expect(b.search(own, 1)[0]!.idPersona).toBe('p1499');

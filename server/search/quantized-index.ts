@@ -415,6 +415,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     setImmediate(step).unref();
   }
 
+  personIds(): Iterable<string> {
+    return this.ids().keys();
+  }
+
   get sampleCount(): number {
     return this.samples;
   }

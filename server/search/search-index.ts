@@ -13,5 +13,7 @@ export interface SearchIndex {
   set(idPersona: string, embeddings: readonly Float32Array[]): void;
   add(idPersona: string, embedding: Float32Array): void;
   remove(idPersona: string): void;
+  /** Every person the index holds (a follower of a shared gallery re-synchronises with it). */
+  personIds(): Iterable<string>;
   search(probe: Float32Array, k: number, exclude?: string): SearchHit[];
 }

@@ -164,23 +164,66 @@ export class ChangeFeed {
   }
 
   private async load(client: pg.Client): Promise<void> {
-    // One snapshot: the embeddings and the sequence they correspond to.
+    const seq = await this.readSnapshot(client, 'ORDER BY id', (rows) => {
+      for (const r of rows) this.o.index.add(r.id_persona, this.o.decode(r.id_persona, r.embedding));
+    });
+    this.lastSeq = seq;
+    this.recentFrom = seq;
+  }
+
+  /**
+   * The index made equal to the gallery as it is now, for a station that missed changes which were
+   * pruned meanwhile (it was away longer than their retention): every person's samples set again,
+   * and the persons no longer there removed.
+   */
+  private async resync(client: pg.Client): Promise<void> {
+    const seen = new Set<string>();
+    let person: string | null = null;
+    let samples: Float32Array[] = [];
+    const flush = () => {
+      if (person !== null) this.o.index.set(person, samples);
+      samples = [];
+    };
+    const seq = await this.readSnapshot(client, 'ORDER BY id_persona, id', (rows) => {
+      for (const r of rows) {
+        if (r.id_persona !== person) {
+          flush();
+          person = r.id_persona;
+          seen.add(person);
+        }
+        samples.push(this.o.decode(r.id_persona, r.embedding));
+      }
+    });
+    flush();
+    for (const id of [...this.o.index.personIds()]) if (!seen.has(id)) this.o.index.remove(id);
+    this.lastSeq = seq;
+    this.recent = [];
+    this.recentFrom = seq;
+  }
+
+  /** Streams this model's samples from one snapshot; returns the change sequence they correspond to. */
+  private async readSnapshot(
+    client: pg.Client,
+    order: string,
+    onRows: (rows: { id_persona: string; embedding: Buffer }[]) => void,
+  ): Promise<number> {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {
-      const { rows } = await client.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM gallery_changes');
-      const seq = Number(rows[0]?.seq ?? 0);
+      // The snapshot's position: its newest change (never pruned), or the mark if none is left.
+      const { rows } = await client.query<{ seq: string | null }>(
+        'SELECT GREATEST((SELECT max(seq) FROM gallery_changes), (SELECT through FROM gallery_changes_pruned)) AS seq',
+      );
       await client.query(
-        'DECLARE load_embeddings NO SCROLL CURSOR FOR SELECT id_persona, embedding FROM face_samples WHERE model_id = $1 ORDER BY id',
+        `DECLARE load_embeddings NO SCROLL CURSOR FOR SELECT id_persona, embedding FROM face_samples WHERE model_id = $1 ${order}`,
         [this.o.modelId],
       );
       for (;;) {
         const batch = await client.query<{ id_persona: string; embedding: Buffer }>(`FETCH ${LOAD_FETCH} FROM load_embeddings`);
-        for (const r of batch.rows) this.o.index.add(r.id_persona, this.o.decode(r.id_persona, r.embedding));
+        onRows(batch.rows);
         if (batch.rows.length < LOAD_FETCH) break;
       }
       await client.query('COMMIT');
-      this.lastSeq = seq;
-      this.recentFrom = seq;
+      return Number(rows[0]?.seq ?? 0);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
@@ -189,11 +232,22 @@ export class ChangeFeed {
 
   private async applyPending(client: pg.Client): Promise<void> {
     for (;;) {
-      const changes = await client.query<{ seq: string; id_persona: string }>(
-        'SELECT seq, id_persona FROM gallery_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+      // One statement, one snapshot: the changes after ours and the pruning mark as of the same
+      // moment. The newest change is never pruned, so a mark past ours always comes with a row.
+      const changes = await client.query<{ seq: string; id_persona: string; pruned: string }>(
+        `SELECT seq, id_persona, (SELECT through FROM gallery_changes_pruned) AS pruned
+           FROM gallery_changes WHERE seq > $1 ORDER BY seq LIMIT $2`,
         [this.lastSeq, BATCH],
       );
       if (changes.rows.length === 0) return;
+      if (Number(changes.rows[0]!.pruned) > this.lastSeq) {
+        this.o.logger.warn(
+          { db: this.o.location, lastSeq: this.lastSeq, pruned: Number(changes.rows[0]!.pruned) },
+          'galería compartida: faltan cambios ya depurados; se vuelve a cargar el índice',
+        );
+        await this.resync(client);
+        continue;
+      }
       const ids = [...new Set(changes.rows.map((r) => r.id_persona))];
       // The persons' samples now: later than the changes read, never earlier, so the index only moves forward.
       const samples = await client.query<{ id_persona: string; embedding: Buffer }>(

@@ -40,11 +40,25 @@ export const PG_MIGRATIONS: readonly { version: number; name: string; sql: strin
       );
     `,
   },
+  {
+    version: 2,
+    name: 'change feed pruning mark',
+    sql: `
+      -- Changes older than the retention are deleted (change-feed.ts, pruneChanges); a station
+      -- that had not applied them yet finds its position at or under this mark and reloads.
+      CREATE TABLE gallery_changes_pruned (
+        only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+        through bigint NOT NULL
+      );
+      INSERT INTO gallery_changes_pruned (through) VALUES (0);
+    `,
+  },
 ];
 
 /** Lock ids (pg_advisory_xact_lock) of this schema; arbitrary but fixed. */
 export const MIGRATION_LOCK = 0x656e_0001;
 export const WRITE_LOCK = 0x656e_0002;
+export const PRUNE_LOCK = 0x656e_0003;
 
 export async function migrate(client: pg.ClientBase): Promise<void> {
   await client.query('BEGIN');

@@ -9,6 +9,7 @@ import type { EnrollOutcome, Gallery, Screen } from '../gallery.js';
 import { ChangeFeed, CHANNEL } from './change-feed.js';
 import { galleryError } from './errors.js';
 import { migrate, WRITE_LOCK } from './migrations.js';
+import { CHANGE_RETENTION_DAYS, pruneChanges } from './prune-changes.js';
 
 export interface PostgresGalleryOptions {
   url: string;
@@ -19,6 +20,10 @@ export interface PostgresGalleryOptions {
   station: string;
   poolSize?: number;
   pollMs?: number;
+  /** Changes older than this are deleted from the change feed (default CHANGE_RETENTION_DAYS). */
+  changeRetentionMs?: number;
+  /** How often this station prunes the change feed (default hourly, and once at start). */
+  pruneEveryMs?: number;
   onApplied?: (idPersonas: string[], seq: number) => void;
 }
 
@@ -100,6 +105,7 @@ const PREFIX = `p.id_persona >= $1 AND p.id_persona < $1 || chr(1114111)`;
 class PostgresGallery implements Gallery {
   readonly backend = 'postgres';
   private feed: ChangeFeed | null = null;
+  private pruning: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -124,6 +130,37 @@ class PostgresGallery implements Gallery {
     } catch (error) {
       await this.feed.close();
       throw galleryError(error, this.location, 'starting');
+    }
+    void this.pruneQuietly();
+    this.pruning = setInterval(() => void this.pruneQuietly(), this.o.pruneEveryMs ?? 3_600_000);
+    this.pruning.unref();
+  }
+
+  /** Deletes the change feed's rows past their retention; returns the new mark, or null. */
+  private async pruneChanges(): Promise<number | null> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw galleryError(error, this.location);
+    }
+    let broken = false;
+    try {
+      return await pruneChanges(client, this.o.changeRetentionMs ?? CHANGE_RETENTION_DAYS * 86_400_000);
+    } catch (error) {
+      broken = true;
+      throw galleryError(error, this.location);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async pruneQuietly(): Promise<void> {
+    try {
+      const through = await this.pruneChanges();
+      if (through !== null) this.o.logger.info({ db: this.location, through }, 'galería compartida: cambios antiguos depurados');
+    } catch (error) {
+      this.o.logger.warn({ err: (error as Error).message }, 'galería compartida: no se pudieron depurar los cambios');
     }
   }
 
@@ -233,6 +270,7 @@ class PostgresGallery implements Gallery {
   }
 
   async close(): Promise<void> {
+    if (this.pruning) clearInterval(this.pruning);
     await this.feed?.close();
     await this.pool.end().catch(() => {});
   }

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../../../e2e/helpers/postgres.js';
+import { sampleAad } from '../../crypto/sample-sealing.js';
+import { open } from '../../crypto/sealed.js';
+import { createLogger } from '../../log/logger.js';
+import { EmbeddingIndex } from '../../search/embedding-index.js';
+import type { Gallery } from '../gallery.js';
+import { ChangeFeed } from './change-feed.js';
+import { openPostgresGallery } from './postgres-gallery.js';
+import { pruneChanges } from './prune-changes.js';
+
+// The change feed's pruning on a real PostgreSQL: old rows go, and a station that had not applied
+// them notices and reloads instead of keeping a stale index.
+const MODEL = 'test-model@1';
+const DIM = 4;
+const key = randomBytes(32);
+const logger = createLogger('silent');
+const unit = (i: number) => Float32Array.from({ length: DIM }, (_, d) => (d === i % DIM ? 1 : 0.1 * (i + 1)));
+
+let postgres: TestPostgres | null = null;
+const cleanup: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  if (postgresBinDir()) postgres = await startTestPostgres();
+  else console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
+});
+afterAll(async () => {
+  for (const close of cleanup.reverse()) await close();
+  await postgres?.stop();
+});
+
+async function fleet() {
+  const url = await postgres!.createDatabase();
+  // The station that writes (its own pruning timer far away: the test prunes when it chooses).
+  const writer: Gallery = await openPostgresGallery({ url, dataKey: key, logger, station: 'w', pruneEveryMs: 3_600_000 });
+  await writer.attach(new EmbeddingIndex(DIM), MODEL);
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  cleanup.push(
+    () => writer.close(),
+    () => sql.end(),
+  );
+  const enroll = (id: string, i: number) =>
+    writer.enroll(id, [{ modelId: MODEL, embedding: unit(i), quality: 80, thumbnail: null }], { replace: true });
+  /** A follower: one station's feed and index. */
+  const follower = async () => {
+    const index = new EmbeddingIndex(DIM);
+    const feed = new ChangeFeed({
+      config: { connectionString: url },
+      location: 'test',
+      index,
+      modelId: MODEL,
+      decode: (id, sealed) => {
+        const b = open(key, sealed, sampleAad(id, 'embedding'));
+        return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+      },
+      logger,
+      pollMs: 3_600_000,
+    });
+    await feed.start();
+    cleanup.push(() => feed.close());
+    return { index, feed };
+  };
+  const rows = async () =>
+    (await sql.query<{ seq: string }>('SELECT seq FROM gallery_changes ORDER BY seq')).rows.map((r) => Number(r.seq));
+  return { writer, sql, enroll, follower, rows };
+}
+
+describe.skipIf(!postgresBinDir())('change feed pruning (postgres)', () => {
+  it('deletes the changes past their retention but the newest, and raises the mark', async () => {
+    const f = await fleet();
+    await f.enroll('p1', 1);
+    await f.enroll('p2', 2);
+    await f.enroll('p3', 3);
+    const seqs = await f.rows();
+    expect(seqs).toHaveLength(3);
+
+    expect(await pruneChanges(f.sql, 3_600_000)).toBeNull(); // nothing an hour old
+    expect(await f.rows()).toEqual(seqs);
+
+    expect(await pruneChanges(f.sql, 0)).toBe(seqs[1]);
+    expect(await f.rows()).toEqual([seqs[2]]);
+    const mark = await f.sql.query<{ through: string }>('SELECT through FROM gallery_changes_pruned');
+    expect(Number(mark.rows[0]!.through)).toBe(seqs[1]);
+
+    // A station starting now loads everything and follows the writes after it.
+    const { index, feed } = await f.follower();
+    expect([...index.personIds()].sort()).toEqual(['p1', 'p2', 'p3']);
+    expect(feed.lastSeq).toBe(seqs[2]);
+    await f.enroll('p4', 4);
+    await feed.catchUp();
+    expect(index.personCount).toBe(4);
+  });
+
+  it('a station whose position is under the mark reloads its index from the gallery', async () => {
+    const f = await fleet();
+    await f.enroll('kept', 1);
+    await f.enroll('gone', 2);
+    const away = (await f.rows()).at(-1)!;
+    // While a station is away: one person deleted, one re-enrolled with another face, one new.
+    await f.writer.deletePerson('gone');
+    await f.enroll('kept', 5);
+    await f.enroll('new', 6);
+    // The station, as it was when it went away (started after the writes, so no notification of
+    // them is pending, then put back to that position and that index).
+    const { index, feed } = await f.follower();
+    index.set('kept', [unit(1)]);
+    index.set('gone', [unit(2)]);
+    index.remove('new');
+    feed.lastSeq = away;
+    // The changes it missed are pruned before it comes back; only the newest is left.
+    expect(await pruneChanges(f.sql, 0)).toBeGreaterThan(away);
+
+    await feed.catchUp();
+    expect([...index.personIds()].sort()).toEqual(['kept', 'new']);
+    expect(index.search(unit(5), 1)[0]).toMatchObject({ idPersona: 'kept' });
+    expect(index.search(unit(5), 1)[0]!.score).toBeCloseTo(1, 5);
+    expect(feed.lastSeq).toBe((await f.rows()).at(-1));
+
+    // And it follows again from there.
+    await f.enroll('later', 3);
+    await feed.catchUp();
+    expect(index.personCount).toBe(3);
+  });
+
+  it('a station that applied every change before the pruning is left as it is', async () => {
+    const f = await fleet();
+    await f.enroll('a', 1);
+    await f.enroll('b', 2);
+    const { index, feed } = await f.follower();
+    index.set('only-here', [unit(3)]); // a resync would remove it
+    await pruneChanges(f.sql, 0);
+    await f.enroll('c', 4);
+    await feed.catchUp();
+    expect([...index.personIds()].sort()).toEqual(['a', 'b', 'c', 'only-here']);
+  });
+});
