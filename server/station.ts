@@ -23,7 +23,7 @@ import { openSearchIndex } from './search/open-search-index.js';
 import { searchIndexKey } from './search/row-cipher.js';
 import { QuantizedEmbeddingIndex } from './search/quantized-index.js';
 import type { StationStore } from './store/store.js';
-import { loadOrCreateDataKey } from './crypto/data-key.js';
+import { dataKeyFromEnv, loadOrCreateDataKey, PREVIOUS_DATA_KEY_ENV } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { loadOrCreateTls } from './tls/certificate.js';
@@ -36,6 +36,8 @@ export interface StationOptions {
   validateResponses?: boolean;
   /** The data key, when the host keeps it (Electron's safeStorage); otherwise the key file or ENROLLA_DATA_KEY. */
   dataKey?: Buffer;
+  /** With a shared gallery, during a fleet key rotation: the key being replaced; otherwise ENROLLA_DATA_KEY_PREVIOUS. */
+  previousDataKey?: Buffer | null;
   /** Wait for the engines' models before answering (tests); otherwise requests queue until they load. */
   waitForEngines?: boolean;
 }
@@ -72,6 +74,8 @@ export async function startStation(config: StationConfig, options: StationOption
       ? await openPostgresGallery({
           url: config.databaseUrl,
           dataKey,
+          previousDataKey:
+            options.previousDataKey !== undefined ? options.previousDataKey : dataKeyFromEnv(PREVIOUS_DATA_KEY_ENV),
           logger,
           station: hostname(),
           changeRetentionMs: config.databaseChangeRetentionDays * 86_400_000,

@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
 import { expectEnvelope } from '../helpers/envelope.js';
@@ -15,6 +20,8 @@ interface Data {
 }
 
 let postgres: TestPostgres;
+let url: string;
+let dataKey: Buffer;
 let a: TestStation;
 let b: TestStation;
 const tokens = new Map<TestStation, string>();
@@ -28,8 +35,8 @@ const identifyOn = async (s: TestStation, photo: string) => call(s, 'identify', 
 describe.skipIf(!postgresBinDir())('two stations, one PostgreSQL gallery', () => {
   beforeAll(async () => {
     postgres = await startTestPostgres();
-    const url = await postgres.createDatabase();
-    const dataKey = randomBytes(32); // the fleet's key (ENROLLA_DATA_KEY in production)
+    url = await postgres.createDatabase();
+    dataKey = randomBytes(32); // the fleet's key (ENROLLA_DATA_KEY in production)
     const start = () =>
       startTestStation(
         { databaseUrl: url, engines: { face: { workers: 1 }, document: { enabled: false } } },
@@ -124,4 +131,49 @@ describe.skipIf(!postgresBinDir())('two stations, one PostgreSQL gallery', () =>
       },
     );
   });
+
+  it('the fleet key changed online: the stations holding both keys go on, one left with the old key is told why', async () => {
+    // Phase 1 of docs/fleet-gallery.md for one station: restarted with the new key beside the old.
+    const next = randomBytes(32);
+    const c = await startTestStation(
+      { databaseUrl: url, engines: { face: { workers: 1 }, document: { enabled: false } } },
+      { dataKey: next, previousDataKey: dataKey, waitForEngines: true },
+    );
+    tokens.set(c, c.token(['enroll', 'verify', 'identify']));
+    const cliDir = mkdtempSync(path.join(tmpdir(), 'enrolla-cli-'));
+    try {
+      const cli = (env: Record<string, string>) =>
+        promisify(execFile)('node', [new URL('../../bin/enrolla.js', import.meta.url).pathname, 'key', 'rotate'], {
+          env: { ...process.env, ENROLLA_DATA_DIR: cliDir, ENROLLA_DATABASE_URL: url, ...env },
+        });
+      // Without the key in use beside the new one, the command explains what it needs.
+      await expect(cli({ ENROLLA_DATA_KEY: next.toString('base64') })).rejects.toMatchObject({
+        stderr: expect.stringMatching(/ENROLLA_DATA_KEY_PREVIOUS/),
+      });
+      // Phase 2, with the stations running: the command an operator runs, as installed.
+      const { stdout } = await cli({
+        ENROLLA_DATA_KEY: next.toString('base64'),
+        ENROLLA_DATA_KEY_PREVIOUS: dataKey.toString('base64'),
+      });
+      expect(stdout).toMatch(/la flota cifra ahora con la clave nueva; [1-9]\d* valores cifrados de nuevo/);
+
+      // Enrolled under the old key by b, verified on c after the rotation.
+      expect(await call(c, 'verify', { idPersona: 'rose', template: await faceTemplate('fr-rose_leslie1.jpg') })).toMatchObject({
+        status: 'CHECK_CONFIDENCE',
+      });
+      expect(await call(c, 'enroll', { idPersona: 'obama', template: await faceTemplate('fr-obama.jpg') })).toMatchObject({
+        status: 'SUCCESS',
+      });
+      // a still holds only the old key: it can no longer write, and says why.
+      const refused = await a.post(
+        OPERATIONS.enroll.path,
+        { idPersona: 'otra', template: await faceTemplate('human-stock-emotions-a-1.jpg') },
+        tokens.get(a),
+      );
+      expect(expectEnvelope(refused, 503).error.descripcion).toMatch(/no es la de la galería compartida/);
+    } finally {
+      rmSync(cliDir, { recursive: true, force: true });
+      await c.stop();
+    }
+  }, 120_000);
 });

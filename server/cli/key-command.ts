@@ -1,18 +1,38 @@
+import pg from 'pg';
 import { loadConfig } from '../config/load.js';
-import { DATA_KEY_ENV } from '../crypto/data-key.js';
+import { DATA_KEY_ENV, dataKeyFromEnv, PREVIOUS_DATA_KEY_ENV } from '../crypto/data-key.js';
 import { rotateDataKey } from '../crypto/rotate-key.js';
+import { migrate } from '../gallery/postgres/migrations.js';
+import { rotateFleetKey } from '../gallery/postgres/rotate-fleet-key.js';
 
-export function runKeyRotate(options: { dataDir?: string }): void {
+export async function runKeyRotate(options: { dataDir?: string }): Promise<void> {
+  const config = loadConfig({ overrides: { dataDir: options.dataDir } });
+  if (config.databaseUrl) return rotateSharedGallery(config.databaseUrl);
   if (process.env[DATA_KEY_ENV]) {
     throw new Error(`la clave viene de ${DATA_KEY_ENV}: rótela en el gestor de secretos que la inyecta (docs/security.md)`);
   }
-  const config = loadConfig({ overrides: { dataDir: options.dataDir } });
-  if (config.databaseUrl) {
-    // The shared gallery is sealed with the fleet's key; re-sealing it here would lock out every other station.
-    throw new Error(
-      'esta estación usa una galería compartida (databaseUrl): la clave es de la flota, no se rota por estación (docs/fleet-gallery.md)',
-    );
-  }
   const { samples } = rotateDataKey(config.dataDir);
   process.stdout.write(`Clave de datos rotada: ${samples} muestras cifradas de nuevo. Respalde keys/data.key de nuevo.\n`);
+}
+
+/** The fleet's key, changed online: the new key in ENROLLA_DATA_KEY, the one in use in ENROLLA_DATA_KEY_PREVIOUS. */
+async function rotateSharedGallery(url: string): Promise<void> {
+  const to = dataKeyFromEnv(DATA_KEY_ENV);
+  const from = dataKeyFromEnv(PREVIOUS_DATA_KEY_ENV);
+  if (!to || !from) {
+    throw new Error(
+      `galería compartida: dé la clave nueva en ${DATA_KEY_ENV} y la actual en ${PREVIOUS_DATA_KEY_ENV}, como ya las tiene cada estación de la flota (docs/fleet-gallery.md)`,
+    );
+  }
+  const client = new pg.Client({ connectionString: url, application_name: 'enrolla-key-rotate' });
+  await client.connect();
+  try {
+    await migrate(client);
+    const { resealed, already } = await rotateFleetKey(client, [to, from], to);
+    process.stdout.write(
+      `Galería compartida: la flota cifra ahora con la clave nueva; ${resealed} valores cifrados de nuevo, ${already} muestras ya lo estaban. Quite ${PREVIOUS_DATA_KEY_ENV} de cada estación.\n`,
+    );
+  } finally {
+    await client.end();
+  }
 }

@@ -70,7 +70,10 @@ export function buildCli(): Command {
     .command('key')
     .description('Clave de datos de la estación (cifrado en reposo de plantillas e imágenes).')
     .command('rotate')
-    .description('Genera una clave nueva y vuelve a cifrar todos los datos biométricos con ella (detenga la estación antes).')
+    .description(
+      'Genera una clave nueva y vuelve a cifrar todos los datos biométricos con ella (detenga la estación antes). ' +
+        'Con una galería compartida cambia en línea la clave de la flota: la nueva en ENROLLA_DATA_KEY, la actual en ENROLLA_DATA_KEY_PREVIOUS (docs/fleet-gallery.md).',
+    )
     .addOption(dataDirOption())
     .action(runKeyRotate);
 

@@ -4,6 +4,8 @@ import path from 'node:path';
 
 export const DATA_KEY_BYTES = 32;
 export const DATA_KEY_ENV = 'ENROLLA_DATA_KEY';
+/** A shared gallery's key being replaced, held beside the new one during a fleet rotation. */
+export const PREVIOUS_DATA_KEY_ENV = 'ENROLLA_DATA_KEY_PREVIOUS';
 
 export class DataKeyError extends Error {
   override name = 'DataKeyError';
@@ -15,13 +17,8 @@ export class DataKeyError extends Error {
  * permissions, created on first start. In Electron the shell supplies it from safeStorage.
  */
 export function loadOrCreateDataKey(dataDir: string, env: NodeJS.ProcessEnv = process.env): Buffer {
-  const fromEnv = env[DATA_KEY_ENV];
-  if (fromEnv) {
-    const key = Buffer.from(fromEnv, 'base64');
-    if (key.length !== DATA_KEY_BYTES)
-      throw new DataKeyError(`${DATA_KEY_ENV} debe ser una clave de 32 bytes en base64 (tiene ${key.length} bytes)`);
-    return key;
-  }
+  const fromEnv = dataKeyFromEnv(DATA_KEY_ENV, env);
+  if (fromEnv) return fromEnv;
   const file = keyFile(dataDir);
   if (existsSync(file)) {
     const mode = statSync(file).mode & 0o777;
@@ -34,6 +31,16 @@ export function loadOrCreateDataKey(dataDir: string, env: NodeJS.ProcessEnv = pr
   const key = randomBytes(DATA_KEY_BYTES);
   writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
+  return key;
+}
+
+/** A key given in the environment (base64, 32 bytes), or null when the variable is not set. */
+export function dataKeyFromEnv(name: string, env: NodeJS.ProcessEnv = process.env): Buffer | null {
+  const value = env[name];
+  if (!value) return null;
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== DATA_KEY_BYTES)
+    throw new DataKeyError(`${name} debe ser una clave de 32 bytes en base64 (tiene ${key.length} bytes)`);
   return key;
 }
 

@@ -1,12 +1,13 @@
 import pg from 'pg';
-import { KEY_CHECK, sampleAad } from '../../crypto/sample-sealing.js';
+import { sampleAad } from '../../crypto/sample-sealing.js';
 import type { PersonSummary } from '../../../common/api/admin-schemas.js';
-import { open, seal, SealError } from '../../crypto/sealed.js';
+import { seal, SealError } from '../../crypto/sealed.js';
 import type { Logger } from '../../log/logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import { StoreError, type NewSample, type SampleRecord } from '../../store/store.js';
 import type { EnrollOutcome, Gallery, Screen } from '../gallery.js';
 import { ChangeFeed, CHANNEL } from './change-feed.js';
+import { FleetKeys } from './fleet-keys.js';
 import { galleryError } from './errors.js';
 import { migrate, WRITE_LOCK } from './migrations.js';
 import { CHANGE_RETENTION_DAYS, pruneChanges } from './prune-changes.js';
@@ -15,6 +16,8 @@ export interface PostgresGalleryOptions {
   url: string;
   /** The fleet's data key: every station sharing the database must hold the same one. */
   dataKey: Buffer;
+  /** During a key rotation, the key being replaced (values under it still open). */
+  previousDataKey?: Buffer | null;
   logger: Logger;
   /** Recorded with each change (which station wrote it). */
   station: string;
@@ -46,6 +49,7 @@ export async function openPostgresGallery(options: PostgresGalleryOptions): Prom
     statement_timeout: 30_000,
     application_name: 'enrolla',
   };
+  const keys = new FleetKeys(options.previousDataKey ? [options.dataKey, options.previousDataKey] : [options.dataKey]);
   const pool = new pg.Pool({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 30_000 });
   // An idle client losing its server must not bring the station down; the next query reports it.
   pool.on('error', (error) => options.logger.warn({ err: error.message, db: location }, 'galería compartida: conexión perdida'));
@@ -53,7 +57,7 @@ export async function openPostgresGallery(options: PostgresGalleryOptions): Prom
     const client = await pool.connect();
     try {
       await migrate(client);
-      await checkKey(client, options.dataKey);
+      await keys.start(client);
     } finally {
       client.release();
     }
@@ -61,23 +65,7 @@ export async function openPostgresGallery(options: PostgresGalleryOptions): Prom
     await pool.end().catch(() => {});
     throw galleryError(error, location, 'starting');
   }
-  return new PostgresGallery(pool, config, location, options);
-}
-
-async function checkKey(client: pg.ClientBase, key: Buffer): Promise<void> {
-  await client.query('INSERT INTO gallery_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-    KEY_CHECK,
-    seal(key, Buffer.from('enrolla'), KEY_CHECK),
-  ]);
-  const { rows } = await client.query<{ value: Buffer }>('SELECT value FROM gallery_meta WHERE name = $1', [KEY_CHECK]);
-  try {
-    open(key, rows[0]!.value, KEY_CHECK);
-  } catch {
-    throw new StoreError(
-      'La clave de datos de esta estación no es la de la galería compartida: todas las estaciones de la flota usan la misma (ENROLLA_DATA_KEY, docs/fleet-gallery.md).',
-      'unavailable',
-    );
-  }
+  return new PostgresGallery(pool, config, location, keys, options);
 }
 
 interface PersonRow {
@@ -111,6 +99,7 @@ class PostgresGallery implements Gallery {
     private readonly pool: pg.Pool,
     private readonly config: pg.ClientConfig,
     readonly location: string,
+    private readonly keys: FleetKeys,
     private readonly o: PostgresGalleryOptions,
   ) {}
 
@@ -208,9 +197,9 @@ class PostgresGallery implements Gallery {
           [
             idPersona,
             s.modelId,
-            seal(this.o.dataKey, floatsToBlob(s.embedding), sampleAad(idPersona, 'embedding')),
+            seal(this.keys.sealing, floatsToBlob(s.embedding), sampleAad(idPersona, 'embedding')),
             s.quality,
-            s.thumbnail ? seal(this.o.dataKey, s.thumbnail, sampleAad(idPersona, 'thumbnail')) : null,
+            s.thumbnail ? seal(this.keys.sealing, s.thumbnail, sampleAad(idPersona, 'thumbnail')) : null,
             now,
           ],
         );
@@ -295,6 +284,8 @@ class PostgresGallery implements Gallery {
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      // Under the lock a key rotation also takes: this write seals with the fleet's key of now.
+      await this.keys.readCheck(client);
       const result = await body(client);
       await client.query('COMMIT');
       return result;
@@ -339,7 +330,7 @@ class PostgresGallery implements Gallery {
 
   private unseal(blob: Buffer, idPersona: string, field: 'embedding' | 'thumbnail'): Buffer {
     try {
-      return open(this.o.dataKey, blob, sampleAad(idPersona, field));
+      return this.keys.open(blob, sampleAad(idPersona, field));
     } catch (error) {
       if (error instanceof SealError) throw new StoreError(`Muestra de ${idPersona} ilegible: ${error.message}.`, 'unavailable');
       throw error;
