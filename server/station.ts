@@ -16,12 +16,12 @@ import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
 import type { Gallery } from './gallery/gallery.js';
+import { openFleetIndex } from './gallery/postgres/fleet-index.js';
 import { openPostgresGallery } from './gallery/postgres/postgres-gallery.js';
 import { sqliteGallery } from './gallery/sqlite-gallery.js';
 import { galleryOperations } from './operations/gallery-operations.js';
 import { openSearchIndex } from './search/open-search-index.js';
 import { searchIndexKey } from './search/row-cipher.js';
-import { QuantizedEmbeddingIndex } from './search/quantized-index.js';
 import type { StationStore } from './store/store.js';
 import { dataKeyFromEnv, loadOrCreateDataKey, PREVIOUS_DATA_KEY_ENV } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
@@ -70,7 +70,7 @@ export async function startStation(config: StationConfig, options: StationOption
   const engines: (FaceEngine | DocumentEngine | null)[] = [];
   const closables: (() => Promise<void>)[] = [];
   try {
-    const gallery = config.databaseUrl
+    const shared = config.databaseUrl
       ? await openPostgresGallery({
           url: config.databaseUrl,
           dataKey,
@@ -80,7 +80,8 @@ export async function startStation(config: StationConfig, options: StationOption
           station: hostname(),
           changeRetentionMs: config.databaseChangeRetentionDays * 86_400_000,
         })
-      : sqliteGallery(store);
+      : null;
+    const gallery = shared ?? sqliteGallery(store);
     closables.push(() => gallery.close());
     const tokens = new TokenService(store);
     const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
@@ -101,22 +102,30 @@ export async function startStation(config: StationConfig, options: StationOption
       : null;
     engines.push(faceEngine, documentEngine);
     const policy = { impostors: IMPOSTOR_MODEL, ...config.matching };
-    // On SQLite the index starts from its snapshot when it matches the gallery, else it is rebuilt
-    // from the store (docs/search-index.md); on PostgreSQL the change feed fills and follows it.
-    const search = config.databaseUrl
-      ? null
+    // Either way the index starts from its snapshot when it matches the gallery: on SQLite it is
+    // otherwise rebuilt from the store (docs/search-index.md); on PostgreSQL the change feed fills
+    // it, or follows the changes after the snapshot (docs/fleet-gallery.md).
+    // Its files hold derived templates: sealed under a key of their own from the data key.
+    const sealKey = searchIndexKey(dataKey);
+    const residentFloatBytes = config.search.residentFloatsMB * 2 ** 20;
+    const search = shared
+      ? await openFleetIndex(shared, config.dataDir, {
+          dim: EMBEDDING_DIM,
+          modelId: FACE_MODEL_ID,
+          logger,
+          sealKey,
+          residentFloatBytes,
+        })
       : await openSearchIndex(store, config.dataDir, {
           dim: EMBEDDING_DIM,
           modelId: FACE_MODEL_ID,
           logger,
-          // Its files hold derived templates: sealed under a key of their own from the data key.
-          sealKey: searchIndexKey(dataKey),
-          residentFloatBytes: config.search.residentFloatsMB * 2 ** 20,
+          sealKey,
+          residentFloatBytes,
         });
-    const fleetIndex = search ? null : await QuantizedEmbeddingIndex.create(EMBEDDING_DIM, { threads: 2 });
-    const index = search ? search.index : fleetIndex!;
-    closables.push(() => (search ? search.close() : fleetIndex!.close()));
-    await gallery.attach(index, FACE_MODEL_ID, { prefilled: search !== null });
+    const index = search.index;
+    closables.push(() => search.close());
+    if (!shared) await gallery.attach(index, FACE_MODEL_ID, { prefilled: true });
     let listeningPort = config.port;
     const handlers: OperationHandlers = {
       ...galleryOperations(gallery),

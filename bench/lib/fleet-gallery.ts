@@ -1,18 +1,22 @@
 // The shared gallery on PostgreSQL (`npm run bench:identify -- --database-url postgres://... [--gallery N]`):
 // bulk load of N synthetic persons, a station's start-up from the database (connect, read, unseal,
-// index), the delay until a person enrolled on station A is searchable on station B, and the
-// fleet's enrollment rate with every write behind one lock. Creates and finally drops a database
+// index), the delay until a person enrolled on station A is searchable on station B, the
+// fleet's enrollment rate with every write behind one lock, and a station restarting from its
+// own index snapshot (following the changes made while it was down) against one reading the gallery. Creates and finally drops a database
 // `enrolla_bench_<pid>` on that server (the URL's user needs CREATEDB). Writes bench/results/fleet-gallery-N.json.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { seal } from '../../server/crypto/sealed.js';
+import { openFleetIndex } from '../../server/gallery/postgres/fleet-index.js';
 import { openPostgresGallery } from '../../server/gallery/postgres/postgres-gallery.js';
 import type { Gallery, Screen } from '../../server/gallery/gallery.js';
 import { cosine } from '../../server/matching/similarity.js';
 import { createLogger } from '../../server/log/logger.js';
 import { QuantizedEmbeddingIndex } from '../../server/search/quantized-index.js';
+import { searchIndexKey } from '../../server/search/row-cipher.js';
 import { packageRoot } from '../../server/version.js';
 import { percentile, printTable } from './metrics.js';
 import { SyntheticGallery } from './synthetic-embeddings.js';
@@ -142,6 +146,48 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
     const fleetPerS = (2 * PER_STATION) / ((performance.now() - t) / 1000);
     log(`two stations enrolling at once: ${Math.round(fleetPerS)} enrollments/s for the fleet`);
 
+    // 5. Station C as the station runs it (openFleetIndex, sealed snapshot): a first start reads the
+    // gallery; stopped, it saves its snapshot; CHANGED persons are enrolled meanwhile; restarted, it
+    // loads the snapshot and follows the changes made since.
+    const CHANGED = 1000;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-bench-fleet-'));
+    const stationC = async () => {
+      const t0 = performance.now();
+      const gallery = await openPostgresGallery({ url, dataKey: key, logger, station: 'c' });
+      const fleet = await openFleetIndex(gallery, dataDir, { dim, modelId: MODEL, sealKey: searchIndexKey(key) });
+      return { fleet, ms: performance.now() - t0 };
+    };
+    let restart: { fromGalleryMs: number; saveMs: number; fromSnapshotMs: number; source: string };
+    try {
+      const first = await stationC();
+      t = performance.now();
+      await first.fleet.close();
+      const saveMs = performance.now() - t;
+      const base = N + ROUNDS + 2 * PER_STATION;
+      for (let k = 0; k < CHANGED; k++) {
+        const i = base + k;
+        await stationA.enroll(
+          id(i),
+          [{ modelId: MODEL, embedding: gen.sample(i, 0, gen.person(i)), quality: 80, thumbnail: null }],
+          {
+            replace: false,
+          },
+        );
+      }
+      const second = await stationC();
+      const expected = base + CHANGED;
+      const held = second.fleet.index.personCount;
+      const source = second.fleet.source;
+      await second.fleet.close();
+      if (held !== expected) throw new Error(`restarted index holds ${held} persons, expected ${expected}`);
+      restart = { fromGalleryMs: first.ms, saveMs, fromSnapshotMs: second.ms, source };
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    log(
+      `station C: first start from the gallery ${Math.round(restart.fromGalleryMs)} ms; snapshot saved at stop in ${Math.round(restart.saveMs)} ms; restart from the ${restart.source} with ${CHANGED} persons enrolled meanwhile ${Math.round(restart.fromSnapshotMs)} ms`,
+    );
+
     const result = {
       gallery: N,
       dim,
@@ -158,6 +204,11 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
       propagation_max_ms: round(Math.max(...delayMs)),
       propagation_rounds: ROUNDS,
       fleet_enroll_per_s: Math.round(fleetPerS),
+      restart_from_gallery_ms: Math.round(restart.fromGalleryMs),
+      restart_snapshot_save_ms: Math.round(restart.saveMs),
+      restart_from_snapshot_ms: Math.round(restart.fromSnapshotMs),
+      restart_source: restart.source,
+      restart_changed_meanwhile: CHANGED,
       threads,
       node: process.version,
       measured_at: new Date().toISOString(),
@@ -171,6 +222,8 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
         'propag. p50': result.propagation_p50_ms,
         'propag. p95': result.propagation_p95_ms,
         'fleet enroll/s': result.fleet_enroll_per_s,
+        'restart: gallery ms': result.restart_from_gallery_ms,
+        'restart: snapshot ms': result.restart_from_snapshot_ms,
       },
     ]);
     const dir = path.join(packageRoot(), 'bench', 'results');

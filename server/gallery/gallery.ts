@@ -2,6 +2,14 @@ import type { PersonSummary } from '../../common/api/admin-schemas.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { NewSample, SampleRecord } from '../store/store.js';
 
+/** A change of a shared gallery's feed that an index reflects: its number and what it was, to recognise it. */
+export interface FeedPosition {
+  seq: number;
+  /** The person and time of that change (null: no change yet); a restored database reuses numbers. */
+  idPersona: string | null;
+  at: string | null;
+}
+
 /**
  * Persons and their face samples, wherever they live: the station's own SQLite file (one station)
  * or a PostgreSQL database shared by a fleet (docs/fleet-gallery.md). The gallery also keeps the
@@ -11,9 +19,13 @@ export interface Gallery {
   readonly backend: 'sqlite' | 'postgres';
   /** Where the gallery lives, for messages and logs (never a password). */
   readonly location: string;
-  /** Fills `index` with every stored embedding of `modelId`, then keeps it in step with every change. */
-  /** `prefilled`: the index already holds the gallery (a matching snapshot); only follow changes. */
-  attach(index: SearchIndex, modelId: string, options?: { prefilled?: boolean }): Promise<void>;
+  /**
+   * Fills `index` with every stored embedding of `modelId`, then keeps it in step with every change.
+   * `prefilled`: the index already holds the gallery (a matching snapshot); only follow changes.
+   * `from` (shared gallery): the index holds the gallery as of that change (its snapshot); follow
+   * from there, or fill it again if the gallery cannot be followed from there.
+   */
+  attach(index: SearchIndex, modelId: string, options?: { prefilled?: boolean; from?: FeedPosition }): Promise<void>;
   /**
    * Adds samples to a person (creating it), atomically with respect to every other enrollment of
    * the gallery, on any station. `screen` decides whether to go on (a non-null answer aborts with

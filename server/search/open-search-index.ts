@@ -23,6 +23,37 @@ export interface OpenSearchIndexOptions {
   codeOnStoreThreads?: boolean;
 }
 
+/**
+ * Where a station keeps one model's index: its snapshot, and its float rows in a file per index
+ * (read per re-ranked row, with a copy in memory while they fit the budget; the process holds the
+ * codes). On a read-only data directory the float rows stay in memory and no snapshot is written.
+ * `prefix` tells a shared gallery's index files from a station store's.
+ */
+export function indexFiles(
+  dataDir: string,
+  modelId: string,
+  options: Pick<OpenSearchIndexOptions, 'sealKey' | 'residentFloatBytes'> & { prefix?: string },
+) {
+  const dir = path.join(dataDir, SEARCH_INDEX_DIR);
+  const writable = canWrite(dataDir, dir);
+  const base = `${options.prefix ?? ''}${modelId.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  let generation = 0;
+  return {
+    writable,
+    snapshot: path.join(dir, `${base}.snapshot`),
+    storage: (): QuantizedIndexOptions => ({
+      ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
+      ...(options.sealKey ? { sealKey: options.sealKey } : {}),
+      ...(options.residentFloatBytes !== undefined ? { residentFloatBytes: options.residentFloatBytes } : {}),
+    }),
+    /** Float rows of earlier runs (the live ones are inside the snapshot): never read again. */
+    removeVectorFiles: () => {
+      if (!writable) return;
+      for (const f of readdirSync(dir)) if (f.startsWith(`${base}.vectors-`)) rmSync(path.join(dir, f), { force: true });
+    },
+  };
+}
+
 export interface OpenedSearchIndex {
   /** The index the operations use; rebuilds itself from the store if a stored row fails its check. */
   index: SearchIndex;
@@ -54,25 +85,8 @@ export async function openSearchIndex(
   options: OpenSearchIndexOptions,
 ): Promise<OpenedSearchIndex> {
   const started = performance.now();
-  const dir = path.join(dataDir, SEARCH_INDEX_DIR);
-  const writable = canWrite(dataDir, dir);
-  const base = options.modelId.replace(/[^A-Za-z0-9._-]/g, '_');
-  const snapshot = path.join(dir, `${base}.snapshot`);
-  // Float rows of earlier runs (the live ones are inside the snapshot): never read again.
-  const removeVectorFiles = () => {
-    if (!writable) return;
-    for (const f of readdirSync(dir)) if (f.startsWith(`${base}.vectors-`)) rmSync(path.join(dir, f), { force: true });
-  };
+  const { writable, snapshot, storage, removeVectorFiles } = indexFiles(dataDir, options.modelId, options);
   removeVectorFiles();
-  let generation = 0;
-  // The float rows stay on disk (read per re-ranked row), a new file per index, with a copy in
-  // memory while they fit its budget; the process holds the codes. On a read-only data directory
-  // the float rows stay in memory and no snapshot is written.
-  const storage = (): QuantizedIndexOptions => ({
-    ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
-    ...(options.sealKey ? { sealKey: options.sealKey } : {}),
-    ...(options.residentFloatBytes !== undefined ? { residentFloatBytes: options.residentFloatBytes } : {}),
-  });
   const create = async () => QuantizedEmbeddingIndex.create(options.dim, { threads: options.threads ?? 2, ...storage() });
   const labelAt = (stamp: string | null) => JSON.stringify({ modelId: options.modelId, dim: options.dim, stamp });
   const fromStore = (index: QuantizedEmbeddingIndex) =>

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../../log/logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
+import type { FeedPosition } from '../gallery.js';
 import { Mutex } from '../mutex.js';
 import { galleryError } from './errors.js';
 
@@ -33,6 +34,12 @@ export interface FeedOptions {
  */
 export class ChangeFeed {
   lastSeq = 0;
+  /** The change at `lastSeq`, to recognise it in the database later (a snapshot's position). */
+  private lastChange: { idPersona: string | null; at: string | null } = { idPersona: null, at: null };
+  /** How the index was filled at start: the whole gallery, or a snapshot followed from its position. */
+  startedFrom: 'gallery' | 'snapshot' = 'gallery';
+  /** Times the index was filled again because it could not be followed (changes pruned, another history). */
+  reloads = 0;
   private client: pg.Client | null = null;
   private readonly mutex = new Mutex();
   private closed = false;
@@ -51,10 +58,37 @@ export class ChangeFeed {
     return this.client !== null;
   }
 
-  /** Connects, subscribes, and fills the index from a consistent snapshot. */
-  async start(): Promise<void> {
+  /** The position the index reflects, to save beside a snapshot of it. */
+  get position(): FeedPosition {
+    return { seq: this.lastSeq, ...this.lastChange };
+  }
+
+  /**
+   * Connects, subscribes, and fills the index from a consistent snapshot of the gallery; or, given
+   * the position of the index's own snapshot, follows the changes after it, once the change there
+   * is found the same in the database (else, a restored or another database: filled again).
+   */
+  async start(from?: FeedPosition): Promise<void> {
     const client = await this.connect();
-    await this.mutex.run(() => this.load(client));
+    await this.mutex.run(async () => {
+      if (!from) return this.load(client);
+      const { rows } = await client.query<{ id_persona: string; at: string }>(
+        'SELECT id_persona, at::text AS at FROM gallery_changes WHERE seq = $1',
+        [from.seq],
+      );
+      const found = rows[0];
+      if (!found || found.id_persona !== from.idPersona || found.at !== from.at) {
+        this.o.logger.warn(
+          { db: this.o.location, seq: from.seq },
+          'galería compartida: la instantánea del índice no sigue a esta base; se vuelve a cargar',
+        );
+        return this.resync(client);
+      }
+      this.startedFrom = 'snapshot';
+      this.moveTo(from);
+      this.recentFrom = from.seq;
+      await this.applyPending(client);
+    });
     this.timer = setInterval(() => void this.catchUpQuietly(), this.o.pollMs);
     this.timer.unref();
   }
@@ -164,11 +198,16 @@ export class ChangeFeed {
   }
 
   private async load(client: pg.Client): Promise<void> {
-    const seq = await this.readSnapshot(client, 'ORDER BY id', (rows) => {
+    const at = await this.readSnapshot(client, 'ORDER BY id', (rows) => {
       for (const r of rows) this.o.index.add(r.id_persona, this.o.decode(r.id_persona, r.embedding));
     });
-    this.lastSeq = seq;
-    this.recentFrom = seq;
+    this.moveTo(at);
+    this.recentFrom = at.seq;
+  }
+
+  private moveTo(position: FeedPosition): void {
+    this.lastSeq = position.seq;
+    this.lastChange = { idPersona: position.idPersona, at: position.at };
   }
 
   /**
@@ -184,7 +223,7 @@ export class ChangeFeed {
       if (person !== null) this.o.index.set(person, samples);
       samples = [];
     };
-    const seq = await this.readSnapshot(client, 'ORDER BY id_persona, id', (rows) => {
+    const at = await this.readSnapshot(client, 'ORDER BY id_persona, id', (rows) => {
       for (const r of rows) {
         if (r.id_persona !== person) {
           flush();
@@ -196,23 +235,29 @@ export class ChangeFeed {
     });
     flush();
     for (const id of [...this.o.index.personIds()]) if (!seen.has(id)) this.o.index.remove(id);
-    this.lastSeq = seq;
+    this.moveTo(at);
     this.recent = [];
-    this.recentFrom = seq;
+    this.recentFrom = at.seq;
+    this.reloads++;
   }
 
-  /** Streams this model's samples from one snapshot; returns the change sequence they correspond to. */
+  /** Streams this model's samples from one snapshot; returns the change they correspond to. */
   private async readSnapshot(
     client: pg.Client,
     order: string,
     onRows: (rows: { id_persona: string; embedding: Buffer }[]) => void,
-  ): Promise<number> {
+  ): Promise<FeedPosition> {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {
       // The snapshot's position: its newest change (never pruned), or the mark if none is left.
-      const { rows } = await client.query<{ seq: string | null }>(
-        'SELECT GREATEST((SELECT max(seq) FROM gallery_changes), (SELECT through FROM gallery_changes_pruned)) AS seq',
+      const newest = await client.query<{ seq: string; id_persona: string; at: string }>(
+        'SELECT seq, id_persona, at::text AS at FROM gallery_changes ORDER BY seq DESC LIMIT 1',
       );
+      const mark = await client.query<{ through: string }>('SELECT through FROM gallery_changes_pruned');
+      const last = newest.rows[0];
+      const position: FeedPosition = last
+        ? { seq: Number(last.seq), idPersona: last.id_persona, at: last.at }
+        : { seq: Number(mark.rows[0]?.through ?? 0), idPersona: null, at: null };
       await client.query(
         `DECLARE load_embeddings NO SCROLL CURSOR FOR SELECT id_persona, embedding FROM face_samples WHERE model_id = $1 ${order}`,
         [this.o.modelId],
@@ -223,7 +268,7 @@ export class ChangeFeed {
         if (batch.rows.length < LOAD_FETCH) break;
       }
       await client.query('COMMIT');
-      return Number(rows[0]?.seq ?? 0);
+      return position;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
@@ -234,8 +279,8 @@ export class ChangeFeed {
     for (;;) {
       // One statement, one snapshot: the changes after ours and the pruning mark as of the same
       // moment. The newest change is never pruned, so a mark past ours always comes with a row.
-      const changes = await client.query<{ seq: string; id_persona: string; pruned: string }>(
-        `SELECT seq, id_persona, (SELECT through FROM gallery_changes_pruned) AS pruned
+      const changes = await client.query<{ seq: string; id_persona: string; at: string; pruned: string }>(
+        `SELECT seq, id_persona, at::text AS at, (SELECT through FROM gallery_changes_pruned) AS pruned
            FROM gallery_changes WHERE seq > $1 ORDER BY seq LIMIT $2`,
         [this.lastSeq, BATCH],
       );
@@ -271,7 +316,8 @@ export class ChangeFeed {
         const dropped = this.recent.splice(0, this.recent.length - RECENT);
         this.recentFrom = dropped.at(-1)!.seq;
       }
-      this.lastSeq = last;
+      const lastRow = changes.rows.at(-1)!;
+      this.moveTo({ seq: last, idPersona: lastRow.id_persona, at: lastRow.at });
       this.o.onApplied?.(ids, last);
       if (changes.rows.length < BATCH) return;
     }

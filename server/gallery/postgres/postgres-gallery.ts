@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sampleAad } from '../../crypto/sample-sealing.js';
 import type { PersonSummary } from '../../../common/api/admin-schemas.js';
@@ -5,7 +6,7 @@ import { seal, SealError } from '../../crypto/sealed.js';
 import type { Logger } from '../../log/logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import { StoreError, type NewSample, type SampleRecord } from '../../store/store.js';
-import type { EnrollOutcome, Gallery, Screen } from '../gallery.js';
+import type { EnrollOutcome, FeedPosition, Gallery, Screen } from '../gallery.js';
 import { ChangeFeed, CHANNEL } from './change-feed.js';
 import { FleetKeys } from './fleet-keys.js';
 import { galleryError } from './errors.js';
@@ -40,8 +41,16 @@ export function describeDatabase(url: string): string {
   }
 }
 
+/** A gallery shared by a fleet: what a station needs beyond `Gallery` to snapshot its index. */
+export interface SharedGallery extends Gallery {
+  readonly galleryId: string;
+  readonly position: FeedPosition | null;
+  readonly feedStart: { from: 'gallery' | 'snapshot'; reloads: number } | null;
+  attach(index: SearchIndex, modelId: string, options?: { from?: FeedPosition }): Promise<void>;
+}
+
 /** Connects, migrates and checks the key; the index is filled by `attach`. */
-export async function openPostgresGallery(options: PostgresGalleryOptions): Promise<Gallery> {
+export async function openPostgresGallery(options: PostgresGalleryOptions): Promise<SharedGallery> {
   const location = describeDatabase(options.url);
   const config: pg.ClientConfig = {
     connectionString: options.url,
@@ -49,6 +58,7 @@ export async function openPostgresGallery(options: PostgresGalleryOptions): Prom
     statement_timeout: 30_000,
     application_name: 'enrolla',
   };
+  let galleryId = '';
   const keys = new FleetKeys(options.previousDataKey ? [options.dataKey, options.previousDataKey] : [options.dataKey]);
   const pool = new pg.Pool({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 30_000 });
   // An idle client losing its server must not bring the station down; the next query reports it.
@@ -58,6 +68,7 @@ export async function openPostgresGallery(options: PostgresGalleryOptions): Prom
     try {
       await migrate(client);
       await keys.start(client);
+      galleryId = await readGalleryId(client);
     } finally {
       client.release();
     }
@@ -65,7 +76,16 @@ export async function openPostgresGallery(options: PostgresGalleryOptions): Prom
     await pool.end().catch(() => {});
     throw galleryError(error, location, 'starting');
   }
-  return new PostgresGallery(pool, config, location, keys, options);
+  return new PostgresGallery(pool, config, location, galleryId, keys, options);
+}
+
+/** The shared gallery's own random id, made by its first station: a snapshot of another gallery is not used. */
+async function readGalleryId(client: pg.ClientBase): Promise<string> {
+  await client.query("INSERT INTO gallery_meta (name, value) VALUES ('gallery-id', $1) ON CONFLICT (name) DO NOTHING", [
+    randomBytes(16),
+  ]);
+  const { rows } = await client.query<{ value: Buffer }>("SELECT value FROM gallery_meta WHERE name = 'gallery-id'");
+  return rows[0]!.value.toString('hex');
 }
 
 interface PersonRow {
@@ -90,20 +110,22 @@ const PERSON_COLUMNS = `p.id_persona, p.created_at, p.updated_at,
 // Byte order, as SQLite: the column is COLLATE "C"; U+10FFFF sorts after every continuation.
 const PREFIX = `p.id_persona >= $1 AND p.id_persona < $1 || chr(1114111)`;
 
-class PostgresGallery implements Gallery {
+class PostgresGallery implements SharedGallery {
   readonly backend = 'postgres';
   private feed: ChangeFeed | null = null;
   private pruning: NodeJS.Timeout | null = null;
+  private closing: Promise<void> | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly config: pg.ClientConfig,
     readonly location: string,
+    readonly galleryId: string,
     private readonly keys: FleetKeys,
     private readonly o: PostgresGalleryOptions,
   ) {}
 
-  async attach(index: SearchIndex, modelId: string): Promise<void> {
+  async attach(index: SearchIndex, modelId: string, options: { from?: FeedPosition } = {}): Promise<void> {
     this.feed = new ChangeFeed({
       config: this.config,
       location: this.location,
@@ -115,7 +137,7 @@ class PostgresGallery implements Gallery {
       ...(this.o.onApplied ? { onApplied: this.o.onApplied } : {}),
     });
     try {
-      await this.feed.start();
+      await this.feed.start(options.from);
     } catch (error) {
       await this.feed.close();
       throw galleryError(error, this.location, 'starting');
@@ -258,10 +280,24 @@ class PostgresGallery implements Gallery {
     return rows[0]!.n;
   }
 
-  async close(): Promise<void> {
-    if (this.pruning) clearInterval(this.pruning);
-    await this.feed?.close();
-    await this.pool.end().catch(() => {});
+  /** The change the station's index reflects (saved with its snapshot at close). */
+  get position(): FeedPosition | null {
+    return this.feed?.position ?? null;
+  }
+
+  /** How the index started (`gallery` or `snapshot`) and how often it was filled again since. */
+  get feedStart(): { from: 'gallery' | 'snapshot'; reloads: number } | null {
+    return this.feed ? { from: this.feed.startedFrom, reloads: this.feed.reloads } : null;
+  }
+
+  close(): Promise<void> {
+    // Once, whoever asks: the station saves its index's snapshot after the feed has stopped.
+    this.closing ??= (async () => {
+      if (this.pruning) clearInterval(this.pruning);
+      await this.feed?.close();
+      await this.pool.end().catch(() => {});
+    })();
+    return this.closing;
   }
 
   private async query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<T>> {

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../../../e2e/helpers/postgres.js';
+import { createLogger } from '../../log/logger.js';
+import { EmbeddingIndex } from '../../search/embedding-index.js';
+import { searchIndexKey } from '../../search/row-cipher.js';
+import { openFleetIndex } from './fleet-index.js';
+import { openPostgresGallery, type SharedGallery } from './postgres-gallery.js';
+import { pruneChanges } from './prune-changes.js';
+
+// A fleet station restarted from its own index snapshot on a real PostgreSQL: it follows what
+// changed while it was down, and fills its index from the gallery whenever the snapshot cannot be
+// followed (another gallery, another key, another history, pruned changes).
+const MODEL = 'test-model@1';
+const DIM = 8;
+const key = randomBytes(32);
+const logger = createLogger('silent');
+const face = (i: number) => Float32Array.from({ length: DIM }, (_, d) => Math.sin(i * 7.1 + d * 1.3));
+
+let postgres: TestPostgres | null = null;
+const cleanup: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  if (postgresBinDir()) postgres = await startTestPostgres();
+  else console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
+});
+afterAll(async () => {
+  for (const close of cleanup.reverse()) await close();
+  await postgres?.stop();
+});
+
+async function setup() {
+  const url = await postgres!.createDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-fleet-index-'));
+  const writer = await openPostgresGallery({ url, dataKey: key, logger, station: 'w' });
+  await writer.attach(new EmbeddingIndex(DIM), MODEL);
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  cleanup.push(
+    () => writer.close(),
+    () => sql.end(),
+    async () => rmSync(dataDir, { recursive: true, force: true }),
+  );
+  const enroll = (id: string, i: number) =>
+    writer.enroll(id, [{ modelId: MODEL, embedding: face(i), quality: 80, thumbnail: null }], { replace: true });
+  /** One start of the station: its gallery and its index, from its data directory. */
+  const station = async (options: { url?: string; sealKey?: Buffer } = {}) => {
+    const gallery: SharedGallery = await openPostgresGallery({ url: options.url ?? url, dataKey: key, logger, station: 's' });
+    const fleet = await openFleetIndex(gallery, dataDir, {
+      dim: DIM,
+      modelId: MODEL,
+      sealKey: options.sealKey ?? searchIndexKey(key),
+    });
+    const ids = () => [...fleet.index.personIds()].sort();
+    return { gallery, fleet, ids };
+  };
+  return { url, dataDir, writer, sql, enroll, station };
+}
+
+describe.skipIf(!postgresBinDir())('fleet station index snapshot (postgres)', () => {
+  it('restarts from its snapshot and follows what changed while it was down', async () => {
+    const f = await setup();
+    await f.enroll('p1', 1);
+    await f.enroll('p2', 2);
+    const first = await f.station();
+    expect(first.fleet.source).toBe('gallery');
+    expect(first.ids()).toEqual(['p1', 'p2']);
+    await first.fleet.close();
+
+    // While it is down: one person added, one deleted, one re-enrolled with another face.
+    await f.enroll('p3', 3);
+    await f.writer.deletePerson('p1');
+    await f.enroll('p2', 9);
+
+    const second = await f.station();
+    cleanup.push(() => second.fleet.close());
+    expect(second.fleet.source).toBe('snapshot');
+    expect(second.gallery.feedStart).toEqual({ from: 'snapshot', reloads: 0 });
+    expect(second.ids()).toEqual(['p2', 'p3']);
+    expect(second.fleet.index.search(face(9), 1)[0]).toMatchObject({ idPersona: 'p2' });
+    expect(second.fleet.index.search(face(9), 1)[0]!.score).toBeCloseTo(1, 5);
+    // And it follows from there.
+    await f.enroll('p4', 4);
+    await f.writer.enroll('p5', [{ modelId: MODEL, embedding: face(5), quality: 80, thumbnail: null }], { replace: false });
+    await vi.waitFor(() => expect(second.ids()).toEqual(['p2', 'p3', 'p4', 'p5']));
+  });
+
+  it('fills the index from the gallery when the snapshot is of another gallery or sealed with another key', async () => {
+    const f = await setup();
+    await f.enroll('a1', 1);
+    const first = await f.station();
+    await first.fleet.close();
+
+    const otherUrl = await postgres!.createDatabase();
+    const other = await f.station({ url: otherUrl });
+    expect(other.fleet.source).toBe('gallery');
+    expect(other.gallery.feedStart).toEqual({ from: 'gallery', reloads: 0 }); // not even loaded
+    expect(other.ids()).toEqual([]);
+    await other.fleet.close(); // now the snapshot is the other gallery's
+
+    const back = await f.station();
+    expect(back.fleet.source).toBe('gallery');
+    expect(back.ids()).toEqual(['a1']);
+    await back.fleet.close();
+
+    const rekeyed = await f.station({ sealKey: randomBytes(32) });
+    cleanup.push(() => rekeyed.fleet.close());
+    expect(rekeyed.fleet.source).toBe('gallery');
+    expect(rekeyed.ids()).toEqual(['a1']);
+  });
+
+  it('fills it again when its position is not found as it was: another history, or pruned changes', async () => {
+    const f = await setup();
+    await f.enroll('h1', 1);
+    await f.enroll('h2', 2);
+    const first = await f.station();
+    await f.enroll('ghost', 5);
+    await vi.waitFor(() => expect(first.ids()).toContain('ghost'));
+    await first.fleet.close(); // its position: the enrollment of 'ghost'
+    // The database restored from a backup taken before 'ghost', and written to since: the number
+    // of the snapshot's position now belongs to another change.
+    await f.sql.query("DELETE FROM persons WHERE id_persona = 'ghost'");
+    const { rows } = await f.sql.query<{ seq: string }>("DELETE FROM gallery_changes WHERE id_persona = 'ghost' RETURNING seq");
+    await f.sql.query("SELECT setval(pg_get_serial_sequence('gallery_changes', 'seq'), $1)", [Number(rows[0]!.seq) - 1]);
+    await f.enroll('h3', 3);
+    const restored = await f.station();
+    expect(restored.fleet.source).toBe('gallery');
+    expect(restored.gallery.feedStart).toEqual({ from: 'gallery', reloads: 1 });
+    expect(restored.ids()).toEqual(['h1', 'h2', 'h3']);
+    await restored.fleet.close();
+
+    // Down longer than the retention: the changes after its position were pruned.
+    await f.writer.deletePerson('h2');
+    await f.enroll('h4', 4);
+    await pruneChanges(f.sql, 0);
+    const late = await f.station();
+    cleanup.push(() => late.fleet.close());
+    expect(late.fleet.source).toBe('gallery');
+    expect(late.gallery.feedStart?.reloads).toBe(1);
+    expect(late.ids()).toEqual(['h1', 'h3', 'h4']);
+  });
+});
