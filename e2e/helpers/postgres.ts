@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Debian's PostgreSQL binaries (`apt-get install postgresql`); the newest installed major wins. */
 export function postgresBinDir(): string | null {
@@ -16,6 +17,30 @@ export function postgresBinDir(): string | null {
 
 export const POSTGRES_MISSING =
   'PostgreSQL no está instalado (/usr/lib/postgresql/*/bin/initdb): `apt-get install postgresql` o `.ci/run` lo instala';
+
+/**
+ * One throwaway cluster for the tests of a file (started before them; skipped with a warning where
+ * PostgreSQL is not installed), and what they open, closed after them, last first.
+ */
+export function postgresForFile(): { readonly cluster: TestPostgres; defer(...close: (() => Promise<unknown>)[]): void } {
+  let cluster: TestPostgres | null = null;
+  const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    if (postgresBinDir()) cluster = await startTestPostgres();
+    else console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
+  });
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    await cluster?.stop();
+  });
+  return {
+    get cluster() {
+      if (!cluster) throw new Error(POSTGRES_MISSING);
+      return cluster;
+    },
+    defer: (...close) => void closers.push(...close),
+  };
+}
 
 export interface TestPostgres {
   /** A fresh, empty database on the throwaway cluster; its connection URL. */

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../../e2e/helpers/postgres.js';
+import { describe, expect, it, vi } from 'vitest';
+import { postgresBinDir, postgresForFile } from '../../e2e/helpers/postgres.js';
 import { createLogger } from '../log/logger.js';
 import { EmbeddingIndex } from '../search/embedding-index.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -49,14 +49,13 @@ interface Backend {
   another?(of: Station): Promise<Station>;
 }
 
-const opened: (() => Promise<void>)[] = [];
-let postgres: TestPostgres | null = null;
+const postgres = postgresForFile();
 const urls = new Map<Gallery, string>();
 
 async function attach(gallery: Gallery): Promise<Station> {
   const index = new EmbeddingIndex(DIM);
   await gallery.attach(index, MODEL);
-  opened.push(() => gallery.close());
+  postgres.defer(() => gallery.close());
   return { gallery, index };
 }
 
@@ -64,7 +63,7 @@ const sqlite: Backend = {
   async fresh() {
     const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-gallery-'));
     const store = openSqliteStore(dir, key);
-    opened.push(() => {
+    postgres.defer(() => {
       store.close();
       rmSync(dir, { recursive: true, force: true });
       return Promise.resolve();
@@ -75,7 +74,7 @@ const sqlite: Backend = {
 
 const postgresBackend: Backend = {
   async fresh() {
-    const url = await postgres!.createDatabase();
+    const url = await postgres.cluster.createDatabase();
     const station = await attach(await openPostgresGallery({ url, dataKey: key, logger, station: 'a' }));
     urls.set(station.gallery, url);
     return station;
@@ -87,15 +86,6 @@ const postgresBackend: Backend = {
     return station;
   },
 };
-
-beforeAll(async () => {
-  if (postgresBinDir()) postgres = await startTestPostgres();
-  else console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
-});
-afterAll(async () => {
-  for (const close of opened.reverse()) await close();
-  await postgres?.stop();
-});
 
 /** The screen face enrollment uses: the same face under another id, or another face under this id. */
 const screenFor =
@@ -267,7 +257,7 @@ describe.skipIf(!postgresBinDir())('shared gallery on PostgreSQL, several statio
   it('says the database is unreachable, keeps searching its index, and catches up when it is back', async () => {
     const a = await postgresBackend.fresh();
     await a.gallery.enroll('p1', [sample(1)], { replace: false });
-    await postgres!.pause();
+    await postgres.cluster.pause();
     try {
       const failure = await a.gallery.enroll('p2', [sample(2)], { replace: false }).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(StoreError);
@@ -278,7 +268,7 @@ describe.skipIf(!postgresBinDir())('shared gallery on PostgreSQL, several statio
       await expect(a.gallery.listSamples('p1')).rejects.toThrow(/no responde/);
       expect(a.index.search(embedding(1), 1)[0]?.idPersona).toBe('p1');
     } finally {
-      await postgres!.resume();
+      await postgres.cluster.resume();
     }
     const b = await postgresBackend.another!(a);
     await b.gallery.enroll('p3', [sample(3)], { replace: false });

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../../../e2e/helpers/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { postgresBinDir, postgresForFile } from '../../../e2e/helpers/postgres.js';
+import { freshSharedGallery } from '../../../e2e/helpers/shared-gallery.js';
 import { sampleAad } from '../../crypto/sample-sealing.js';
 import { open } from '../../crypto/sealed.js';
 import { createLogger } from '../../log/logger.js';
 import { EmbeddingIndex } from '../../search/embedding-index.js';
-import type { Gallery } from '../gallery.js';
 import { ChangeFeed } from './change-feed.js';
-import { openPostgresGallery } from './postgres-gallery.js';
 import { pruneChanges } from './prune-changes.js';
 
 // The change feed's pruning on a real PostgreSQL: old rows go, and a station that had not applied
@@ -19,31 +17,11 @@ const key = randomBytes(32);
 const logger = createLogger('silent');
 const unit = (i: number) => Float32Array.from({ length: DIM }, (_, d) => (d === i % DIM ? 1 : 0.1 * (i + 1)));
 
-let postgres: TestPostgres | null = null;
-const cleanup: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  if (postgresBinDir()) postgres = await startTestPostgres();
-  else console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
-});
-afterAll(async () => {
-  for (const close of cleanup.reverse()) await close();
-  await postgres?.stop();
-});
+const postgres = postgresForFile();
 
 async function fleet() {
-  const url = await postgres!.createDatabase();
-  // The station that writes (its own pruning timer far away: the test prunes when it chooses).
-  const writer: Gallery = await openPostgresGallery({ url, dataKey: key, logger, station: 'w', pruneEveryMs: 3_600_000 });
-  await writer.attach(new EmbeddingIndex(DIM), MODEL);
-  const sql = new pg.Client({ connectionString: url });
-  await sql.connect();
-  cleanup.push(
-    () => writer.close(),
-    () => sql.end(),
-  );
-  const enroll = (id: string, i: number) =>
-    writer.enroll(id, [{ modelId: MODEL, embedding: unit(i), quality: 80, thumbnail: null }], { replace: true });
+  const { url, writer, sql, enroll: enrollFace } = await freshSharedGallery(postgres, { dataKey: key, model: MODEL, dim: DIM });
+  const enroll = (id: string, i: number) => enrollFace(id, unit(i));
   /** A follower: one station's feed and index. */
   const follower = async () => {
     const index = new EmbeddingIndex(DIM);
@@ -60,7 +38,7 @@ async function fleet() {
       pollMs: 3_600_000,
     });
     await feed.start();
-    cleanup.push(() => feed.close());
+    postgres.defer(() => feed.close());
     return { index, feed };
   };
   const rows = async () =>

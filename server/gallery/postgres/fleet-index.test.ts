@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../../../e2e/helpers/postgres.js';
+import { describe, expect, it, vi } from 'vitest';
+import { postgresBinDir, postgresForFile } from '../../../e2e/helpers/postgres.js';
+import { freshSharedGallery } from '../../../e2e/helpers/shared-gallery.js';
 import { createLogger } from '../../log/logger.js';
-import { EmbeddingIndex } from '../../search/embedding-index.js';
 import { searchIndexKey } from '../../search/row-cipher.js';
 import { openFleetIndex } from './fleet-index.js';
 import { openPostgresGallery, type SharedGallery } from './postgres-gallery.js';
@@ -21,32 +20,13 @@ const key = randomBytes(32);
 const logger = createLogger('silent');
 const face = (i: number) => Float32Array.from({ length: DIM }, (_, d) => Math.sin(i * 7.1 + d * 1.3));
 
-let postgres: TestPostgres | null = null;
-const cleanup: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  if (postgresBinDir()) postgres = await startTestPostgres();
-  else console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
-});
-afterAll(async () => {
-  for (const close of cleanup.reverse()) await close();
-  await postgres?.stop();
-});
+const postgres = postgresForFile();
 
 async function setup() {
-  const url = await postgres!.createDatabase();
+  const { url, writer, sql, enroll: enrollFace } = await freshSharedGallery(postgres, { dataKey: key, model: MODEL, dim: DIM });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-fleet-index-'));
-  const writer = await openPostgresGallery({ url, dataKey: key, logger, station: 'w' });
-  await writer.attach(new EmbeddingIndex(DIM), MODEL);
-  const sql = new pg.Client({ connectionString: url });
-  await sql.connect();
-  cleanup.push(
-    () => writer.close(),
-    () => sql.end(),
-    async () => rmSync(dataDir, { recursive: true, force: true }),
-  );
-  const enroll = (id: string, i: number) =>
-    writer.enroll(id, [{ modelId: MODEL, embedding: face(i), quality: 80, thumbnail: null }], { replace: true });
+  postgres.defer(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const enroll = (id: string, i: number) => enrollFace(id, face(i));
   /** One start of the station: its gallery and its index, from its data directory. */
   const station = async (options: { url?: string; sealKey?: Buffer } = {}) => {
     const gallery: SharedGallery = await openPostgresGallery({ url: options.url ?? url, dataKey: key, logger, station: 's' });
@@ -77,7 +57,7 @@ describe.skipIf(!postgresBinDir())('fleet station index snapshot (postgres)', ()
     await f.enroll('p2', 9);
 
     const second = await f.station();
-    cleanup.push(() => second.fleet.close());
+    postgres.defer(() => second.fleet.close());
     expect(second.fleet.source).toBe('snapshot');
     expect(second.gallery.feedStart).toEqual({ from: 'snapshot', reloads: 0 });
     expect(second.ids()).toEqual(['p2', 'p3']);
@@ -95,7 +75,7 @@ describe.skipIf(!postgresBinDir())('fleet station index snapshot (postgres)', ()
     const first = await f.station();
     await first.fleet.close();
 
-    const otherUrl = await postgres!.createDatabase();
+    const otherUrl = await postgres.cluster.createDatabase();
     const other = await f.station({ url: otherUrl });
     expect(other.fleet.source).toBe('gallery');
     expect(other.gallery.feedStart).toEqual({ from: 'gallery', reloads: 0 }); // not even loaded
@@ -108,7 +88,7 @@ describe.skipIf(!postgresBinDir())('fleet station index snapshot (postgres)', ()
     await back.fleet.close();
 
     const rekeyed = await f.station({ sealKey: randomBytes(32) });
-    cleanup.push(() => rekeyed.fleet.close());
+    postgres.defer(() => rekeyed.fleet.close());
     expect(rekeyed.fleet.source).toBe('gallery');
     expect(rekeyed.ids()).toEqual(['a1']);
   });
@@ -138,7 +118,7 @@ describe.skipIf(!postgresBinDir())('fleet station index snapshot (postgres)', ()
     await f.enroll('h4', 4);
     await pruneChanges(f.sql, 0);
     const late = await f.station();
-    cleanup.push(() => late.fleet.close());
+    postgres.defer(() => late.fleet.close());
     expect(late.fleet.source).toBe('gallery');
     expect(late.gallery.feedStart?.reloads).toBe(1);
     expect(late.ids()).toEqual(['h1', 'h3', 'h4']);

@@ -148,22 +148,8 @@ class PostgresGallery implements SharedGallery {
   }
 
   /** Deletes the change feed's rows past their retention; returns the new mark, or null. */
-  private async pruneChanges(): Promise<number | null> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw galleryError(error, this.location);
-    }
-    let broken = false;
-    try {
-      return await pruneChanges(client, this.o.changeRetentionMs ?? CHANGE_RETENTION_DAYS * 86_400_000);
-    } catch (error) {
-      broken = true;
-      throw galleryError(error, this.location);
-    } finally {
-      client.release(broken);
-    }
+  private pruneChanges(): Promise<number | null> {
+    return this.withClient((client) => pruneChanges(client, this.o.changeRetentionMs ?? CHANGE_RETENTION_DAYS * 86_400_000));
   }
 
   private async pruneQuietly(): Promise<void> {
@@ -309,7 +295,20 @@ class PostgresGallery implements SharedGallery {
   }
 
   /** A write transaction holding the fleet-wide write lock: writes commit in `gallery_changes` order. */
-  private async write<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private write<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.withClient(async (client) => {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      // Under the lock a key rotation also takes: this write seals with the fleet's key of now.
+      await this.keys.readCheck(client);
+      const result = await body(client);
+      await client.query('COMMIT');
+      return result;
+    });
+  }
+
+  /** A pooled connection for `body`; after a failure it is rolled back, or dropped if it cannot be. */
+  private async withClient<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -318,13 +317,7 @@ class PostgresGallery implements SharedGallery {
     }
     let broken = false;
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
-      // Under the lock a key rotation also takes: this write seals with the fleet's key of now.
-      await this.keys.readCheck(client);
-      const result = await body(client);
-      await client.query('COMMIT');
-      return result;
+      return await body(client);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => (broken = true));
       throw galleryError(error, this.location);

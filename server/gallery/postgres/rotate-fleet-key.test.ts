@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../../../e2e/helpers/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { postgresBinDir, postgresForFile } from '../../../e2e/helpers/postgres.js';
+import { freshSharedGallery } from '../../../e2e/helpers/shared-gallery.js';
 import { KEY_CHECK, sampleAad } from '../../crypto/sample-sealing.js';
 import { createLogger } from '../../log/logger.js';
 import { EmbeddingIndex } from '../../search/embedding-index.js';
@@ -17,30 +17,18 @@ const DIM = 4;
 const logger = createLogger('silent');
 const face = (i: number) => Float32Array.from({ length: DIM }, (_, d) => (d === i % DIM ? 1 : 0.1 * (i + 1)));
 
-let postgres: TestPostgres | null = null;
-const cleanup: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  if (postgresBinDir()) postgres = await startTestPostgres();
-  else console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
-});
-afterAll(async () => {
-  for (const close of cleanup.reverse()) await close();
-  await postgres?.stop();
-});
+const postgres = postgresForFile();
 
 describe.skipIf(!postgresBinDir())('fleet key rotation (postgres)', () => {
   it('switches every station to the new key at once and seals every stored value again', async () => {
-    const url = await postgres!.createDatabase();
     const [k1, k2] = [randomBytes(32), randomBytes(32)];
-    const sql = new pg.Client({ connectionString: url });
-    await sql.connect();
-    cleanup.push(() => sql.end());
+    // The fleet before the rotation: its stations hold k1 alone.
+    const { url, sql, writer: before } = await freshSharedGallery(postgres, { dataKey: k1, model: MODEL, dim: DIM });
     const station = async (dataKey: Buffer, previousDataKey: Buffer | null = null) => {
       const gallery: Gallery = await openPostgresGallery({ url, dataKey, previousDataKey, logger, station: 's' });
       const index = new EmbeddingIndex(DIM);
       await gallery.attach(index, MODEL);
-      cleanup.push(() => gallery.close());
+      postgres.defer(() => gallery.close());
       return { gallery, index };
     };
     const enroll = (g: Gallery, id: string, i: number) =>
@@ -58,8 +46,7 @@ describe.skipIf(!postgresBinDir())('fleet key rotation (postgres)', () => {
       );
     };
 
-    const before = await station(k1);
-    await enroll(before.gallery, 'p1', 1);
+    await enroll(before, 'p1', 1);
 
     // Phase 1: every station gets the new key beside the old one. The gallery still seals with k1.
     const a = await station(k2, k1);
@@ -93,18 +80,12 @@ describe.skipIf(!postgresBinDir())('fleet key rotation (postgres)', () => {
   });
 
   it('reads values under either key while a rotation is half done, and refuses a ring without the gallery key', async () => {
-    const url = await postgres!.createDatabase();
     const [k1, k2] = [randomBytes(32), randomBytes(32)];
-    const sql = new pg.Client({ connectionString: url });
-    await sql.connect();
-    cleanup.push(() => sql.end());
-    const old = await openPostgresGallery({ url, dataKey: k1, logger, station: 'o' });
-    cleanup.push(() => old.close());
-    await old.attach(new EmbeddingIndex(DIM), MODEL);
-    await old.enroll('early', [{ modelId: MODEL, embedding: face(1), quality: 80, thumbnail: null }], { replace: false });
+    const { url, sql, writer: old, enroll } = await freshSharedGallery(postgres, { dataKey: k1, model: MODEL, dim: DIM });
+    await enroll('early', face(1));
 
     const s = await openPostgresGallery({ url, dataKey: k2, previousDataKey: k1, logger, station: 's' });
-    cleanup.push(() => s.close());
+    postgres.defer(() => s.close());
     const index = new EmbeddingIndex(DIM);
     await s.attach(index, MODEL);
     // The switch alone, as if the rotation stopped right after it.
