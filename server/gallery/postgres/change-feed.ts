@@ -41,6 +41,8 @@ export class ChangeFeed {
   /** Times the index was filled again because it could not be followed (changes pruned, another history). */
   reloads = 0;
   private client: pg.Client | null = null;
+  /** The index it keeps in step: the one given, or the fresh one a reload fills. */
+  private index: SearchIndex;
   private readonly mutex = new Mutex();
   private closed = false;
   private retryMs = 250;
@@ -52,7 +54,9 @@ export class ChangeFeed {
   private recent: { seq: number; idPersona: string; embeddings: Float32Array[] | null }[] = [];
   private recentFrom = 0;
 
-  constructor(private readonly o: FeedOptions) {}
+  constructor(private readonly o: FeedOptions) {
+    this.index = o.index;
+  }
 
   get connected(): boolean {
     return this.client !== null;
@@ -91,6 +95,21 @@ export class ChangeFeed {
     });
     this.timer = setInterval(() => void this.catchUpQuietly(), this.o.pollMs);
     this.timer.unref();
+  }
+
+  /**
+   * Fills `index` (new and empty) from the gallery and keeps it in step from then on instead of
+   * the current one: for an index found damaged. Until it resolves, the old one serves searches.
+   */
+  reload(index: SearchIndex): Promise<void> {
+    return this.mutex.run(async () => {
+      this.index = index;
+      try {
+        await this.resync(this.client ?? (await this.connect()));
+      } catch (error) {
+        throw galleryError(error, this.o.location);
+      }
+    });
   }
 
   /** Applies every change committed so far; serialized with every other index update. */
@@ -198,11 +217,11 @@ export class ChangeFeed {
   }
 
   private async load(client: pg.Client): Promise<void> {
-    const at = await this.readSnapshot(client, 'ORDER BY id', (rows) => {
-      for (const r of rows) this.o.index.add(r.id_persona, this.o.decode(r.id_persona, r.embedding));
+    const position = await this.readSnapshot(client, 'ORDER BY id', (rows) => {
+      for (const r of rows) this.index.add(r.id_persona, this.o.decode(r.id_persona, r.embedding));
     });
-    this.moveTo(at);
-    this.recentFrom = at.seq;
+    this.moveTo(position);
+    this.recentFrom = position.seq;
   }
 
   private moveTo(position: FeedPosition): void {
@@ -211,8 +230,9 @@ export class ChangeFeed {
   }
 
   /**
-   * The index made equal to the gallery as it is now, for a station that missed changes which were
-   * pruned meanwhile (it was away longer than their retention): every person's samples set again,
+   * The index made equal to the gallery as it is now, when it cannot be followed from its position:
+   * changes after it were pruned (the station was away longer than their retention), or its
+   * snapshot's position is not in this database's history. Every person's samples are set again,
    * and the persons no longer there removed.
    */
   private async resync(client: pg.Client): Promise<void> {
@@ -220,10 +240,10 @@ export class ChangeFeed {
     let person: string | null = null;
     let samples: Float32Array[] = [];
     const flush = () => {
-      if (person !== null) this.o.index.set(person, samples);
+      if (person !== null) this.index.set(person, samples);
       samples = [];
     };
-    const at = await this.readSnapshot(client, 'ORDER BY id_persona, id', (rows) => {
+    const position = await this.readSnapshot(client, 'ORDER BY id_persona, id', (rows) => {
       for (const r of rows) {
         if (r.id_persona !== person) {
           flush();
@@ -234,10 +254,10 @@ export class ChangeFeed {
       }
     });
     flush();
-    for (const id of [...this.o.index.personIds()]) if (!seen.has(id)) this.o.index.remove(id);
-    this.moveTo(at);
+    for (const id of [...this.index.personIds()]) if (!seen.has(id)) this.index.remove(id);
+    this.moveTo(position);
     this.recent = [];
-    this.recentFrom = at.seq;
+    this.recentFrom = position.seq;
     this.reloads++;
   }
 
@@ -253,11 +273,14 @@ export class ChangeFeed {
       const newest = await client.query<{ seq: string; id_persona: string; at: string }>(
         'SELECT seq, id_persona, at::text AS at FROM gallery_changes ORDER BY seq DESC LIMIT 1',
       );
-      const mark = await client.query<{ through: string }>('SELECT through FROM gallery_changes_pruned');
       const last = newest.rows[0];
       const position: FeedPosition = last
         ? { seq: Number(last.seq), idPersona: last.id_persona, at: last.at }
-        : { seq: Number(mark.rows[0]?.through ?? 0), idPersona: null, at: null };
+        : {
+            seq: Number((await client.query<{ through: string }>('SELECT through FROM gallery_changes_pruned')).rows[0]!.through),
+            idPersona: null,
+            at: null,
+          };
       await client.query(
         `DECLARE load_embeddings NO SCROLL CURSOR FOR SELECT id_persona, embedding FROM face_samples WHERE model_id = $1 ${order}`,
         [this.o.modelId],
@@ -305,18 +328,18 @@ export class ChangeFeed {
         list.push(this.o.decode(r.id_persona, r.embedding));
         byPerson.set(r.id_persona, list);
       }
-      const last = Number(changes.rows.at(-1)!.seq);
+      const lastRow = changes.rows.at(-1)!;
+      const last = Number(lastRow.seq);
       for (const id of ids) {
         const embeddings = byPerson.get(id);
-        if (embeddings) this.o.index.set(id, embeddings);
-        else this.o.index.remove(id);
+        if (embeddings) this.index.set(id, embeddings);
+        else this.index.remove(id);
         this.recent.push({ seq: last, idPersona: id, embeddings: embeddings ?? null });
       }
       if (this.recent.length > RECENT) {
         const dropped = this.recent.splice(0, this.recent.length - RECENT);
         this.recentFrom = dropped.at(-1)!.seq;
       }
-      const lastRow = changes.rows.at(-1)!;
       this.moveTo({ seq: last, idPersona: lastRow.id_persona, at: lastRow.at });
       this.o.onApplied?.(ids, last);
       if (changes.rows.length < BATCH) return;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { postgresBinDir, postgresForFile } from '../../../e2e/helpers/postgres.js';
 import { freshSharedGallery } from '../../../e2e/helpers/shared-gallery.js';
 import { createLogger } from '../../log/logger.js';
+import { IndexIntegrityError } from '../../search/quantized-index.js';
 import { searchIndexKey } from '../../search/row-cipher.js';
 import { openFleetIndex } from './fleet-index.js';
 import { openPostgresGallery, type SharedGallery } from './postgres-gallery.js';
@@ -122,5 +123,43 @@ describe.skipIf(!postgresBinDir())('fleet station index snapshot (postgres)', ()
     expect(late.fleet.source).toBe('gallery');
     expect(late.gallery.feedStart?.reloads).toBe(1);
     expect(late.ids()).toEqual(['h1', 'h3', 'h4']);
+  });
+
+  it('replaces an index whose stored rows fail their check with one filled from the gallery', async () => {
+    const f = await setup();
+    for (let i = 0; i < 40; i++) await f.enroll(`d${i}`, i);
+    const first = await f.station();
+    await first.fleet.close();
+    // The disk changed under the station: the end of the snapshot, where its float rows are.
+    const file = path.join(f.dataDir, 'search-index', `fleet-${MODEL.replace(/[^A-Za-z0-9._-]/g, '_')}.snapshot`);
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r+');
+    writeSync(fd, randomBytes(DIM * 4 * 20), 0, DIM * 4 * 20, size - DIM * 4 * 20);
+    closeSync(fd);
+
+    const second = await f.station();
+    expect(second.fleet.source).toBe('snapshot'); // the float rows are checked as they are read
+    let failure: unknown = null;
+    for (let i = 39; i >= 0 && failure === null; i--) {
+      try {
+        second.fleet.index.search(face(i), 10);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    expect(failure).toBeInstanceOf(IndexIntegrityError);
+    await second.fleet.reloaded();
+    for (let i = 0; i < 40; i++) {
+      expect(second.fleet.index.search(face(i), 1)[0]).toMatchObject({ idPersona: `d${i}` });
+      expect(second.fleet.index.search(face(i), 1)[0]!.score).toBeCloseTo(1, 5);
+    }
+    // It follows the gallery into the fresh index, and its snapshot at the next stop is sound.
+    await f.enroll('after', 77);
+    await vi.waitFor(() => expect(second.ids()).toContain('after'));
+    await second.fleet.close();
+    const third = await f.station();
+    postgres.defer(() => third.fleet.close());
+    expect(third.fleet.source).toBe('snapshot');
+    for (let i = 0; i < 40; i++) expect(third.fleet.index.search(face(i), 1)[0]).toMatchObject({ idPersona: `d${i}` });
   });
 });

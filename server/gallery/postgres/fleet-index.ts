@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import type { Logger } from '../../log/logger.js';
 import { indexFiles } from '../../search/open-search-index.js';
-import { QuantizedEmbeddingIndex } from '../../search/quantized-index.js';
+import { IndexIntegrityError, QuantizedEmbeddingIndex } from '../../search/quantized-index.js';
+import type { SearchIndex } from '../../search/search-index.js';
 import type { FeedPosition } from '../gallery.js';
 import type { SharedGallery } from './postgres-gallery.js';
 
@@ -12,14 +13,17 @@ export interface FleetIndexOptions {
   sealKey?: Buffer;
   /** Float rows also kept in memory up to this many bytes (the index's default otherwise). */
   residentFloatBytes?: number;
-  logger?: Pick<Logger, 'info' | 'warn'>;
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
 export interface FleetIndex {
-  index: QuantizedEmbeddingIndex;
+  /** The index the operations use; a damaged one is replaced by a fresh one filled from the gallery. */
+  index: SearchIndex;
   /** Where the index came from at start (its snapshot, followed from its position; or the gallery), and how long until it was ready. */
   source: 'snapshot' | 'gallery';
   readyMs: number;
+  /** Resolves once a reload started by a damaged row, if any, is over (tests). */
+  reloaded(): Promise<void>;
   /** Closes the gallery (its feed stops), saves the snapshot at the position reached, stops the index. */
   close(): Promise<void>;
 }
@@ -66,7 +70,54 @@ export async function openFleetIndex(gallery: SharedGallery, dataDir: string, op
       index = await create();
     }
   }
-  await gallery.attach(index, options.modelId, from ? { from } : {});
+  // A stored row that fails its check (the disk changed under the station) makes the station fill
+  // a fresh index from the gallery, as a single station rebuilds from its store; meanwhile the
+  // failing call fails and the others are answered by the index it has. No snapshot is saved
+  // until the fresh index is in place.
+  let reloading: Promise<void> | null = null;
+  let sound = true;
+  const damaged = (error: IndexIntegrityError) => {
+    sound = false;
+    if (reloading) return;
+    options.logger?.error({ err: error }, 'índice de búsqueda: fila dañada, se vuelve a cargar desde la galería');
+    rmSync(file, { force: true });
+    reloading = (async () => {
+      const fresh = await create();
+      await gallery.reloadInto(fresh);
+      const old = index;
+      index = fresh;
+      sound = true;
+      await old.close();
+    })()
+      .catch((failure: unknown) => options.logger?.error({ err: failure }, 'índice de búsqueda: no se pudo volver a cargar'))
+      .finally(() => (reloading = null));
+  };
+  const guarded = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (error) {
+      if (error instanceof IndexIntegrityError) damaged(error);
+      throw error;
+    }
+  };
+  const facade: SearchIndex & { reloaded(): Promise<void> } = {
+    get personCount() {
+      return index.personCount;
+    },
+    get sampleCount() {
+      return index.sampleCount;
+    },
+    set: (id, embeddings) => guarded(() => index.set(id, embeddings)),
+    add: (id, embedding) => guarded(() => index.add(id, embedding)),
+    remove: (id) => guarded(() => index.remove(id)),
+    personIds: () => index.personIds(),
+    search: (probe, k, exclude) => guarded(() => index.search(probe, k, exclude)),
+    reloaded: async () => {
+      await reloading;
+    },
+  };
+
+  await gallery.attach(facade, options.modelId, from ? { from } : {});
   const followed = gallery.feedStart?.from === 'snapshot' && gallery.feedStart.reloads === 0;
   const source = followed ? 'snapshot' : 'gallery';
   const readyMs = performance.now() - started;
@@ -75,13 +126,15 @@ export async function openFleetIndex(gallery: SharedGallery, dataDir: string, op
     'índice de búsqueda listo (galería compartida)',
   );
   return {
-    index,
+    index: facade,
     source,
     readyMs,
+    reloaded: facade.reloaded,
     async close() {
       await gallery.close();
+      await reloading;
       const position = gallery.position;
-      if (writable && position) {
+      if (writable && position && sound) {
         try {
           const saved: Label = { gallery: gallery.galleryId, modelId: options.modelId, dim: options.dim, position };
           index.saveSnapshot(file, JSON.stringify(saved));

@@ -47,6 +47,8 @@ export interface SharedGallery extends Gallery {
   readonly position: FeedPosition | null;
   readonly feedStart: { from: 'gallery' | 'snapshot'; reloads: number } | null;
   attach(index: SearchIndex, modelId: string, options?: { from?: FeedPosition }): Promise<void>;
+  /** Fills `index` (new, empty) from the gallery and follows the changes into it from then on. */
+  reloadInto(index: SearchIndex): Promise<void>;
 }
 
 /** Connects, migrates and checks the key; the index is filled by `attach`. */
@@ -161,11 +163,6 @@ class PostgresGallery implements SharedGallery {
     }
   }
 
-  /** Sequence of the last change this station's index holds. */
-  get appliedSeq(): number {
-    return this.feed?.lastSeq ?? 0;
-  }
-
   async enroll<R>(
     idPersona: string,
     samples: NewSample[],
@@ -264,6 +261,11 @@ class PostgresGallery implements SharedGallery {
   async countPersons(): Promise<number> {
     const { rows } = await this.query<{ n: number }>('SELECT count(*)::int AS n FROM persons');
     return rows[0]!.n;
+  }
+
+  async reloadInto(index: SearchIndex): Promise<void> {
+    if (!this.feed) throw new Error('galería sin índice');
+    await this.feed.reload(index);
   }
 
   /** The change the station's index reflects (saved with its snapshot at close). */
