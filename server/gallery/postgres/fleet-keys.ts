@@ -18,9 +18,12 @@ export function keyCheckValue(key: Buffer): Buffer {
  */
 export class FleetKeys {
   private writing: Buffer;
+  /** The ring, the sealing key first: the order values are tried in (most open with the first). */
+  private order: readonly Buffer[];
 
   constructor(private readonly ring: readonly Buffer[]) {
     this.writing = ring[0]!;
+    this.order = ring;
   }
 
   /** The key new values are sealed with, as of the last check value read. */
@@ -50,14 +53,17 @@ export class FleetKeys {
         'unavailable',
       );
     }
-    this.writing = key;
+    if (key !== this.writing) {
+      this.writing = key;
+      this.order = [key, ...this.ring.filter((k) => k !== key)];
+    }
     return key;
   }
 
   /** Opens a value sealed with any key of the ring, the sealing key tried first. */
   open(blob: Buffer, associated: string): Buffer {
     let failure: unknown;
-    for (const key of [this.writing, ...this.ring.filter((k) => k !== this.writing)]) {
+    for (const key of this.order) {
       try {
         return open(key, blob, associated);
       } catch (error) {
