@@ -1,9 +1,10 @@
 // The shared gallery on PostgreSQL (`npm run bench:identify -- --database-url postgres://... [--gallery N]`):
 // bulk load of N synthetic persons, a station's start-up from the database (connect, read, unseal,
 // index), the delay until a person enrolled on station A is searchable on station B, the
-// fleet's enrollment rate with every write behind one lock, and a station restarting from its
-// own index snapshot (following the changes made while it was down) against one reading the gallery. Creates and finally drops a database
-// `enrolla_bench_<pid>` on that server (the URL's user needs CREATEDB). Writes bench/results/fleet-gallery-N.json.
+// fleet's enrollment rate with every write behind one lock, and a station restarting from its own
+// index snapshot (following the changes made while it was down) against one reading the gallery.
+// Creates and finally drops a database `enrolla_bench_<pid>` on that server (the URL's user needs
+// CREATEDB). Writes bench/results/fleet-gallery-N.json.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -169,9 +170,7 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
         await stationA.enroll(
           id(i),
           [{ modelId: MODEL, embedding: gen.sample(i, 0, gen.person(i)), quality: 80, thumbnail: null }],
-          {
-            replace: false,
-          },
+          { replace: false },
         );
       }
       const second = await stationC();

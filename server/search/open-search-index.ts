@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { forEachPersonEmbeddings, type StationStore } from '../store/store.js';
 import { IndexIntegrityError, QuantizedEmbeddingIndex, type QuantizedIndexOptions } from './quantized-index.js';
-import type { SearchHit, SearchIndex } from './search-index.js';
+import { indexFacade } from './index-facade.js';
+import type { SearchIndex } from './search-index.js';
 
 export const SEARCH_INDEX_DIR = 'search-index';
 
@@ -142,31 +143,16 @@ export async function openSearchIndex(
   };
   // An update that failed leaves the index behind the store: its snapshot must not be trusted.
   let diverged = false;
-  const guarded = <T>(f: () => T, update: boolean): T => {
-    try {
-      return f();
-    } catch (error) {
+  const facade = indexFacade(
+    () => index,
+    (error, update) => {
       if (!(error instanceof IndexIntegrityError)) {
         diverged ||= update;
         throw error;
       }
       rebuild(error);
-      return f();
-    }
-  };
-  const facade: SearchIndex = {
-    get personCount() {
-      return index.personCount;
     },
-    get sampleCount() {
-      return index.sampleCount;
-    },
-    set: (id, embeddings) => guarded(() => index.set(id, embeddings), true),
-    add: (id, embedding) => guarded(() => index.add(id, embedding), true),
-    remove: (id) => guarded(() => index.remove(id), true),
-    personIds: () => index.personIds(),
-    search: (probe, k, exclude): SearchHit[] => guarded(() => index.search(probe, k, exclude), false),
-  };
+  );
 
   return {
     index: facade,

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Logger } from '../../log/logger.js';
 import { indexFiles } from '../../search/open-search-index.js';
 import { IndexIntegrityError, QuantizedEmbeddingIndex } from '../../search/quantized-index.js';
+import { indexFacade } from '../../search/index-facade.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import type { FeedPosition } from '../gallery.js';
 import type { SharedGallery } from './postgres-gallery.js';
@@ -92,30 +93,13 @@ export async function openFleetIndex(gallery: SharedGallery, dataDir: string, op
       .catch((failure: unknown) => options.logger?.error({ err: failure }, 'índice de búsqueda: no se pudo volver a cargar'))
       .finally(() => (reloading = null));
   };
-  const guarded = <T>(f: () => T): T => {
-    try {
-      return f();
-    } catch (error) {
+  const facade = indexFacade(
+    () => index,
+    (error) => {
       if (error instanceof IndexIntegrityError) damaged(error);
       throw error;
-    }
-  };
-  const facade: SearchIndex & { reloaded(): Promise<void> } = {
-    get personCount() {
-      return index.personCount;
     },
-    get sampleCount() {
-      return index.sampleCount;
-    },
-    set: (id, embeddings) => guarded(() => index.set(id, embeddings)),
-    add: (id, embedding) => guarded(() => index.add(id, embedding)),
-    remove: (id) => guarded(() => index.remove(id)),
-    personIds: () => index.personIds(),
-    search: (probe, k, exclude) => guarded(() => index.search(probe, k, exclude)),
-    reloaded: async () => {
-      await reloading;
-    },
-  };
+  );
 
   await gallery.attach(facade, options.modelId, from ? { from } : {});
   const followed = gallery.feedStart?.from === 'snapshot' && gallery.feedStart.reloads === 0;
@@ -129,7 +113,9 @@ export async function openFleetIndex(gallery: SharedGallery, dataDir: string, op
     index: facade,
     source,
     readyMs,
-    reloaded: facade.reloaded,
+    reloaded: async () => {
+      await reloading;
+    },
     async close() {
       await gallery.close();
       await reloading;
