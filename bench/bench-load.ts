@@ -4,7 +4,7 @@
 // capacity with a small engine queue, where the excess must be refused at once with the 503
 // envelope rather than pile up. Prints a table; writes bench/results/bench-load.json.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:https';
+import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { OPERATIONS } from '../common/api/operations.js';
@@ -13,6 +13,7 @@ import { loadConfig } from '../server/config/load.js';
 import { createLogger } from '../server/log/logger.js';
 import { startStation, type RunningStation } from '../server/station.js';
 import { packageRoot } from '../server/version.js';
+import { httpsPost } from './lib/https-post.js';
 import { percentile, printTable } from './lib/metrics.js';
 
 function arg(name: string, fallback: number): number {
@@ -74,48 +75,34 @@ interface Answer {
   envelope503?: boolean;
 }
 
-function post(s: Station, p: string, body: string): Promise<Answer> {
-  const url = new URL(p, s.station.url);
+async function post(s: Station, p: string, body: string): Promise<Answer> {
   const t0 = performance.now();
-  return new Promise((resolve) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent: s.agent,
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${s.token}` },
-        timeout: REQUEST_TIMEOUT_MS,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          const answer: Answer = { status, ms: performance.now() - t0 };
-          if (status === 503) {
-            try {
-              const env = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-                success: boolean;
-                error: { codigo: number; descripcion: string };
-                data: unknown;
-              };
-              answer.envelope503 =
-                env.success === false &&
-                env.error.codigo === 503 &&
-                env.data === null &&
-                res.headers['retry-after'] !== undefined;
-            } catch {
-              answer.envelope503 = false;
-            }
-          }
-          resolve(answer);
-        });
-      },
+  try {
+    const res = await httpsPost(
+      s.agent,
+      new URL(p, s.station.url),
+      { 'Content-Type': 'application/json', Authorization: `Bearer ${s.token}` },
+      body,
+      REQUEST_TIMEOUT_MS,
     );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
-    req.end(body);
-  });
+    const answer: Answer = { status: res.status, ms: res.ms };
+    if (res.status === 503) {
+      try {
+        const env = JSON.parse(res.body.toString('utf8')) as {
+          success: boolean;
+          error: { codigo: number; descripcion: string };
+          data: unknown;
+        };
+        answer.envelope503 =
+          env.success === false && env.error.codigo === 503 && env.data === null && res.headers['retry-after'] !== undefined;
+      } catch {
+        answer.envelope503 = false;
+      }
+    }
+    return answer;
+  } catch {
+    return { status: 0, ms: performance.now() - t0 };
+  }
 }
 
 interface PhaseResult {

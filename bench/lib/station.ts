@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:https';
+import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SCOPES } from '../../common/scopes.js';
@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/config/load.js';
 import type { StationConfigInput } from '../../server/config/schema.js';
 import { createLogger } from '../../server/log/logger.js';
 import { startStation, type RunningStation } from '../../server/station.js';
+import { httpsPost } from './https-post.js';
 
 export interface BenchStation {
   station: RunningStation;
@@ -30,33 +31,15 @@ export async function benchStation(overrides: Partial<StationConfigInput> = {}):
   return {
     station,
     dataDir,
-    post: (p, body) =>
-      new Promise((resolve, reject) => {
-        const started = process.hrtime.bigint();
-        const req = request(
-          {
-            host: url.hostname,
-            port: url.port,
-            path: p,
-            method: 'POST',
-            agent,
-            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                ms: Number(process.hrtime.bigint() - started) / 1e6,
-                json: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-              }),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      }),
+    post: async (p, body) => {
+      const a = await httpsPost(
+        agent,
+        new URL(p, url),
+        { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body,
+      );
+      return { status: a.status, ms: a.ms, json: JSON.parse(a.body.toString('utf8')) };
+    },
     stop: async () => {
       agent.destroy();
       await station.close();
