@@ -1,6 +1,6 @@
 // npm run bench:face — latency of each face operation over HTTPS (one client), throughput with 4
-// concurrent clients on 1 and on 2 workers (alternating, medians of 3 pairs), and the engine's own
-// time on the same frames.
+// concurrent clients on 1 and on 2 workers (alternating, medians of 3 pairs), the engine's own
+// time on the same frames, and a station's start with and without the workers' warm-up.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPERATIONS, type OperationId } from '../common/api/operations.js';
@@ -59,13 +59,13 @@ async function latency(s: BenchStation, op: OperationId, tpl: string) {
  * meanwhile (CPU time of every thread over wall time: libvips and the collector work beside the
  * workers, so one worker already uses more than one core).
  */
-async function throughput(s: BenchStation, op: OperationId, tpl: string, clients: number) {
+async function throughput(s: BenchStation, op: OperationId, tpl: string, clients: number, requests = CONCURRENT_REQUESTS) {
   let next = 0;
   const started = Date.now();
   const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (next < CONCURRENT_REQUESTS) {
+      while (next < requests) {
         const i = next++;
         const r = await s.post(OPERATIONS[op].path, bodyFor(op, tpl, 1000 + i));
         if (r.status !== 200) throw new Error(`${op}: HTTP ${r.status}`);
@@ -74,13 +74,46 @@ async function throughput(s: BenchStation, op: OperationId, tpl: string, clients
   );
   const seconds = (Date.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  return { rps: CONCURRENT_REQUESTS / seconds, cores: (used.user + used.system) / 1e6 / seconds };
+  return { rps: requests / seconds, cores: (used.user + used.system) / 1e6 / seconds };
 }
 
 type Throughput = Awaited<ReturnType<typeof throughput>>;
 
 const rows: Record<string, unknown>[] = [];
 const stages: Record<string, Record<string, number>> = {};
+/**
+ * A station's start: time until its face worker is ready, and its first requests, with the
+ * workers' warm-up (engines.face.warmUp) off and on. One worker, no DNI engine.
+ */
+async function startup(warmUp: boolean, tpl: string) {
+  const t0 = performance.now();
+  const s = await benchStation({
+    engines: { face: { enabled: true, workers: 1, maxQueue: 8, warmUp }, document: { enabled: false } },
+  });
+  const readyMs = performance.now() - t0;
+  const first: number[] = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const r = await s.post(OPERATIONS.extractFace.path, bodyFor('extractFace', tpl, i));
+      if (r.status !== 200) throw new Error(`startup: HTTP ${r.status}`);
+      first.push(Math.round(r.ms));
+    }
+  } finally {
+    await s.stop();
+  }
+  return {
+    warm_up: warmUp,
+    ready_ms: Math.round(readyMs),
+    first_request_ms: first[0]!,
+    second_ms: first[1]!,
+    third_ms: first[2]!,
+  };
+}
+
+const startupRows: Record<string, unknown>[] = [];
+const startupTpl = await template(fixtures['1 rostro 640x480']);
+for (let i = 0; i < 2; i++) for (const warmUp of [false, true]) startupRows.push(await startup(warmUp, startupTpl));
+
 const two = await benchStation();
 const one = await benchStation({ engines: { face: { enabled: true, workers: 1, maxQueue: 64 } } });
 try {
@@ -119,6 +152,9 @@ try {
     stages[label] = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(percentile(v, 50) * 10) / 10]));
     for (const op of OPS) {
       const lat = await latency(two, op, tpl);
+      // The latency loop above ran on one worker only (the pool hands a lone request to its first
+      // free worker): give every worker of both stations this operation's path before timing them.
+      for (const s of [one, two]) await throughput(s, op, tpl, 4, 8);
       const pairs: { one: Throughput; two: Throughput }[] = [];
       for (let i = 0; i < PAIRS; i++)
         pairs.push({ one: await throughput(one, op, tpl, 4), two: await throughput(two, op, tpl, 4) });
@@ -146,6 +182,8 @@ try {
   await two.stop();
 }
 printTable(rows);
+console.log('\nArranque (un worker, extraer-datos-rostro-UI 640x480): listo y primeras solicitudes, sin y con warm-up:');
+printTable(startupRows);
 console.log('\nMotor, mediana por etapa (ms):');
 // A stage a frame did not reach (no single major face among three) is left blank.
 const stageNames = [...new Set(Object.values(stages).flatMap((t) => Object.keys(t)))];
@@ -156,6 +194,18 @@ const out = path.join(packageRoot(), 'bench', 'results', 'bench-face.json');
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,
-  `${JSON.stringify({ rounds: ROUNDS, concurrentRequests: CONCURRENT_REQUESTS, clients: 4, throughputPairs: PAIRS, rows, engine_stages_p50_ms: stages }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      rounds: ROUNDS,
+      concurrentRequests: CONCURRENT_REQUESTS,
+      clients: 4,
+      throughputPairs: PAIRS,
+      rows,
+      startup: startupRows,
+      engine_stages_p50_ms: stages,
+    },
+    null,
+    2,
+  )}\n`,
 );
 console.log(`\nEscrito ${path.relative(packageRoot(), out)}`);

@@ -33,6 +33,13 @@ for (const model of HUMAN_MODELS) {
   for (const group of spec.weightsManifest)
     for (const p of group.paths) copy(path.join(humanDir, 'models', p), path.join(models, 'human'));
 }
+// Human's own warm-up face (its src/sample.ts, the image Human warms up on where it can decode
+// it): each face worker analyses it a few times before taking requests (warm-up.ts).
+const humanSample = readFileSync(path.join(humanDir, 'src', 'sample.ts'), 'utf8');
+const warmUpFace = /export const face[^=]*=\s*`([^`]+)`/.exec(humanSample);
+if (!warmUpFace) throw new Error('@vladmandic/human: src/sample.ts has no face sample');
+mkdirSync(path.join(models, 'warm-up'), { recursive: true });
+writeFileSync(path.join(models, 'warm-up', 'human-sample-face.jpg'), Buffer.from(warmUpFace[1].replace(/\s/g, ''), 'base64'));
 manifest.sources.human = {
   package: '@vladmandic/human',
   version: JSON.parse(readFileSync(path.join(humanDir, 'package.json'), 'utf8')).version,

@@ -94,6 +94,7 @@ export async function startStation(config: StationConfig, options: StationOption
           modelsDir,
           ...(faceConfig.workers > 0 ? { workers: faceConfig.workers } : {}),
           maxQueue: faceConfig.maxQueue,
+          warmUp: faceConfig.warmUp,
           onEvent: (event, detail) => logger.info({ event, detail }, 'motor facial'),
         })
       : null;

@@ -40,6 +40,8 @@ export const configSchema = z.strictObject({
           workers: z.number().int().min(0).max(32).default(0),
           /** Requests waiting beyond the running ones before the station answers 503. */
           maxQueue: z.number().int().min(1).max(1000).default(32),
+          /** Each worker analyses a sample face a few times before it takes requests. */
+          warmUp: z.boolean().default(true),
         })
         .prefault({}),
       document: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),

@@ -12,6 +12,8 @@ export interface FaceEngineOptions {
   workers?: number;
   maxQueue?: number;
   taskTimeoutMs?: number;
+  /** Warm each worker up before it reports ready (worker/warm-up.ts); true by default. */
+  warmUp?: boolean;
   onEvent?: (event: string, detail?: unknown) => void;
 }
 
@@ -32,7 +34,7 @@ export class FaceEngine {
     const size = options.workers ?? Math.max(1, cpus().length);
     const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
       script: workerScript(import.meta.url, 'face-worker'),
-      workerData: { modelsDir: options.modelsDir },
+      workerData: { modelsDir: options.modelsDir, warmUp: options.warmUp ?? true },
       size,
       maxQueue: options.maxQueue ?? size * 8,
       taskTimeoutMs: options.taskTimeoutMs ?? 30_000,

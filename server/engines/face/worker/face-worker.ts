@@ -3,12 +3,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
 import { ImageDecodeError } from '../../../imaging/decode-image.js';
 import { FACE_MODEL_ID, FaceRuntime } from './face-runtime.js';
+import { WARM_UP_RUNS, warmUp } from './warm-up.js';
 
 const port = parentPort!;
-const { modelsDir } = workerData as { modelsDir: string };
+const { modelsDir, warmUp: warm } = workerData as { modelsDir: string; warmUp: boolean };
 
 try {
   const runtime = await FaceRuntime.load(modelsDir);
+  const warmedUp = await warmUp((image, options) => runtime.analyze(image, options), modelsDir, warm ? WARM_UP_RUNS : 0);
   port.on('message', (request: WorkerRequest) => {
     if (request.type === 'crash') process.exit(70); // fault injection for the pool's tests
     runtime.analyze(request.image, request.options).then(
@@ -24,7 +26,7 @@ try {
       },
     );
   });
-  port.postMessage({ type: 'ready', modelId: FACE_MODEL_ID } satisfies WorkerStatus);
+  port.postMessage({ type: 'ready', modelId: FACE_MODEL_ID, warmUp: warmedUp } satisfies WorkerStatus);
 } catch (error) {
   port.postMessage({ type: 'failed', error: (error as Error).message } satisfies WorkerStatus);
 }
