@@ -5,6 +5,7 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPERATIONS, type OperationId } from '../common/api/operations.js';
 import { encodeTemplate } from '../common/uitemplate/index.js';
+import { FULL_ANALYSIS } from '../server/engines/face/analyze-options.js';
 import { packageRoot } from '../server/version.js';
 import { FIXTURES } from './lib/datasets.js';
 import { percentile, printTable } from './lib/metrics.js';
@@ -128,18 +129,8 @@ try {
   for (const [label, image] of Object.entries(fixtures)) {
     const tpl = await template(image);
     const raw: number[] = [];
-    const extractOptions = {
-      embedding: true,
-      ageGender: true,
-      emotion: true,
-      presentation: false,
-      traits: true,
-      thumbnailWidth: 128,
-      portrait: true,
-      scaleH: 0,
-      frameJpeg: true,
-      clahe: { enabled: true, minClip: 4, maxClip: 10 },
-    };
+    // What extraer-datos-rostro-UI computes by default: everything but the presentation models.
+    const extractOptions = { ...FULL_ANALYSIS, presentation: false };
     const stageTimes: Record<string, number[]> = {};
     for (let i = 0; i < ROUNDS + 2; i++) {
       const t0 = performance.now();

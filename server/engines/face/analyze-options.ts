@@ -13,3 +13,17 @@ export const MATCHING_ANALYSIS: AnalyzeOptions = {
   frameJpeg: false,
   clahe: { enabled: true, minClip: 4, maxClip: 10 },
 };
+
+/** Every model and image a request can ask for, except the opt-in FaceAntiSpoofing model. */
+export const FULL_ANALYSIS: AnalyzeOptions = {
+  embedding: true,
+  ageGender: true,
+  emotion: true,
+  presentation: true,
+  traits: true,
+  thumbnailWidth: 128,
+  portrait: true,
+  scaleH: 0,
+  frameJpeg: true,
+  clahe: { enabled: true, minClip: 4, maxClip: 10 },
+};

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
 import type { AnalyzeOptions, FrameAnalysis, WarmUpReport } from '../types.js';
-import { WARM_UP_ANALYSIS, WARM_UP_RUNS, warmUp } from './warm-up.js';
+import { FULL_ANALYSIS } from '../analyze-options.js';
+import { WARM_UP_RUNS, warmUp } from './warm-up.js';
 
 describe('face worker warm-up', () => {
   it('runs the whole pipeline on the installed warm-up face before the worker reports ready', async () => {
@@ -25,7 +26,7 @@ describe('face worker warm-up', () => {
     }
   }, 120_000);
 
-  it('asks for every model a request can use, and is skipped without its face', async () => {
+  it('asks for every model a request can use, and is skipped when off or without its face', async () => {
     const calls: AnalyzeOptions[] = [];
     const analyze = (_image: Uint8Array, options: AnalyzeOptions) => {
       calls.push(options);
@@ -42,7 +43,12 @@ describe('face worker warm-up', () => {
       portrait: true,
       frameJpeg: true,
     });
-    expect(calls[0]).toBe(WARM_UP_ANALYSIS);
+    expect(calls[0]).toBe(FULL_ANALYSIS);
+
+    calls.length = 0;
+    // engines.face.warmUp off: no run, the face still reported as installed.
+    expect(await warmUp(analyze, defaultModelsDir(), 0)).toEqual({ runs: 0, ms: [], faceFound: true, described: 0 });
+    expect(calls).toHaveLength(0);
 
     const empty = mkdtempSync(path.join(tmpdir(), 'warm-up-'));
     try {

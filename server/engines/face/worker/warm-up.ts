@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FULL_ANALYSIS } from '../analyze-options.js';
 import type { AnalyzeOptions, FrameAnalysis, WarmUpReport } from '../types.js';
 
 /** Human's own warm-up face (its src/sample.ts, MIT), written here by scripts/install-models.js. */
@@ -12,20 +13,6 @@ export const WARM_UP_FACE = path.join('warm-up', 'human-sample-face.jpg');
  * of that cost before the worker takes requests (docs/face-engine.md, measured by bench:face).
  */
 export const WARM_UP_RUNS = 3;
-
-/** Every model and image path a request can ask for, except the opt-in FaceAntiSpoofing model. */
-export const WARM_UP_ANALYSIS: AnalyzeOptions = {
-  embedding: true,
-  ageGender: true,
-  emotion: true,
-  presentation: true,
-  traits: true,
-  thumbnailWidth: 128,
-  portrait: true,
-  scaleH: 0,
-  frameJpeg: true,
-  clahe: { enabled: true, minClip: 4, maxClip: 10 },
-};
 
 /** Runs the analysis on the warm-up face before the worker reports ready. */
 export async function warmUp(
@@ -41,7 +28,7 @@ export async function warmUp(
   let described = 0;
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const analysis = await analyze(image, WARM_UP_ANALYSIS);
+    const analysis = await analyze(image, FULL_ANALYSIS);
     ms.push(Math.round(performance.now() - started));
     if (analysis.major?.embedding) described++;
   }
