@@ -9,6 +9,7 @@ import { FULL_ANALYSIS } from '../server/engines/face/analyze-options.js';
 import { packageRoot } from '../server/version.js';
 import { FIXTURES } from './lib/datasets.js';
 import { percentile, printTable } from './lib/metrics.js';
+import { measureStartup } from './lib/startup.js';
 import { benchStation, type BenchStation } from './lib/station.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -82,38 +83,12 @@ type Throughput = Awaited<ReturnType<typeof throughput>>;
 
 const rows: Record<string, unknown>[] = [];
 const stages: Record<string, Record<string, number>> = {};
-/**
- * A station's start: time until its face worker is ready, and its first requests, with the
- * workers' warm-up (engines.face.warmUp) off and on. One worker, no DNI engine.
- */
-async function startup(warmUp: boolean, tpl: string) {
-  const t0 = performance.now();
-  const s = await benchStation({
-    engines: { face: { enabled: true, workers: 1, maxQueue: 8, warmUp }, document: { enabled: false } },
-  });
-  const readyMs = performance.now() - t0;
-  const first: number[] = [];
-  try {
-    for (let i = 0; i < 3; i++) {
-      const r = await s.post(OPERATIONS.extractFace.path, bodyFor('extractFace', tpl, i));
-      if (r.status !== 200) throw new Error(`startup: HTTP ${r.status}`);
-      first.push(Math.round(r.ms));
-    }
-  } finally {
-    await s.stop();
-  }
-  return {
-    warm_up: warmUp,
-    ready_ms: Math.round(readyMs),
-    first_request_ms: first[0]!,
-    second_ms: first[1]!,
-    third_ms: first[2]!,
-  };
-}
-
-const startupRows: Record<string, unknown>[] = [];
-const startupTpl = await template(fixtures['1 rostro 640x480']);
-for (let i = 0; i < 2; i++) for (const warmUp of [false, true]) startupRows.push(await startup(warmUp, startupTpl));
+// A one-worker station's start without and with the workers' warm-up (engines.face.warmUp).
+const startupRows = await measureStartup(
+  (warmUp) => ({ engines: { face: { enabled: true, workers: 1, maxQueue: 8, warmUp }, document: { enabled: false } } }),
+  OPERATIONS.extractFace.path,
+  bodyFor('extractFace', await template(fixtures['1 rostro 640x480']), 0),
+);
 
 const two = await benchStation();
 const one = await benchStation({ engines: { face: { enabled: true, workers: 1, maxQueue: 64 } } });

@@ -1,5 +1,6 @@
 // npm run eval:dni — DNI reading on synthetic cards with known ground truth, by degradation,
-// through the station's HTTPS API; plus the zxing black-box PDF417 photos of ../shared.
+// through the station's HTTPS API; plus the zxing black-box PDF417 photos of ../shared, and the
+// station's start with and without the document worker's warm-up.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPERATIONS, type ResponseOf } from '../common/api/operations.js';
@@ -13,6 +14,7 @@ import { PEOPLE, type DniPerson } from '../test/dni/dni-person.js';
 import { degrade, renderBack2009, renderBack2012, renderFront2012, type Degradation } from '../test/dni/synthetic-card.js';
 import { FIXTURES } from './lib/datasets.js';
 import { percentile, printTable } from './lib/metrics.js';
+import { measureStartup } from './lib/startup.js';
 import { benchStation } from './lib/station.js';
 
 type Dni = ResponseOf<'extractDni'>;
@@ -58,6 +60,23 @@ function truthOf(p: DniPerson, card: '2012' | '2009'): Record<(typeof FIELDS)[nu
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+// The station's start without and with the document worker's warm-up (engines.document.warmUp):
+// a 2012 card, both sides, read at once after the engine is ready (not the warm-up card's person).
+const startupCard = PEOPLE.sevenDigitsMunoz!;
+const startupTemplate = await encodeTemplate({
+  kind: 'document',
+  frames: [await renderFront2012(startupCard), await renderBack2012(startupCard)].map((c, i) => ({
+    data: new Uint8Array(c.image),
+    side: i === 0 ? ('front' as const) : ('back' as const),
+  })),
+  device: { kind: 'file' },
+});
+const startupRows = await measureStartup(
+  (warmUp) => ({ engines: { face: { enabled: false, workers: 0, maxQueue: 32 }, document: { enabled: true, warmUp } } }),
+  OPERATIONS.extractDni.path,
+  JSON.stringify({ template: startupTemplate, parametros: { extractFace: false, useCache: false } }),
+);
 
 const s = await benchStation({ engines: { face: { enabled: false, workers: 0, maxQueue: 32 }, document: { enabled: true } } });
 const rows: Record<string, unknown>[] = [];
@@ -227,10 +246,12 @@ console.log(
     ),
   )} ms.`,
 );
+console.log('\nArranque (extraer-datos-dni-UI, DNI 2012 frente y dorso): listo y primeras lecturas, sin y con warm-up:');
+printTable(startupRows);
 const out = path.join(packageRoot(), 'bench', 'results', 'eval-dni.json');
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,
-  `${JSON.stringify({ byDegradation: rows, pdf417Blackbox: { exact: blackbox.filter((b) => b.ok).length, total: blackbox.length }, cases }, null, 2)}\n`,
+  `${JSON.stringify({ byDegradation: rows, pdf417Blackbox: { exact: blackbox.filter((b) => b.ok).length, total: blackbox.length }, startup: startupRows, cases }, null, 2)}\n`,
 );
 console.log(`Escrito ${path.relative(packageRoot(), out)}`);

@@ -99,7 +99,11 @@ export async function startStation(config: StationConfig, options: StationOption
         })
       : null;
     const documentEngine = config.engines.document.enabled
-      ? DocumentEngine.start({ modelsDir, onEvent: (event, detail) => logger.info({ event, detail }, 'motor de documentos') })
+      ? DocumentEngine.start({
+          modelsDir,
+          warmUp: config.engines.document.warmUp,
+          onEvent: (event, detail) => logger.info({ event, detail }, 'motor de documentos'),
+        })
       : null;
     engines.push(faceEngine, documentEngine);
     const policy = { impostors: IMPOSTOR_MODEL, ...config.matching };

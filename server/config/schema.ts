@@ -44,7 +44,13 @@ export const configSchema = z.strictObject({
           warmUp: z.boolean().default(true),
         })
         .prefault({}),
-      document: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+      document: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** The worker reads a sample card before it takes requests. */
+          warmUp: z.boolean().default(true),
+        })
+        .prefault({}),
     })
     .prefault({}),
   matching: z

@@ -12,12 +12,14 @@ export class DocumentEngine {
   static start(options: {
     modelsDir: string;
     maxQueue?: number;
+    /** Read a sample card before taking requests (worker/warm-up-cards.ts); true by default. */
+    warmUp?: boolean;
     onEvent?: (event: string, detail?: unknown) => void;
   }): DocumentEngine {
     return new DocumentEngine(
       new WorkerPool<DocumentRequest, DocumentResponse>({
         script: workerScript(import.meta.url, 'document-worker'),
-        workerData: { modelsDir: options.modelsDir },
+        workerData: { modelsDir: options.modelsDir, warmUp: options.warmUp ?? true },
         size: 1,
         maxQueue: options.maxQueue ?? 16,
         taskTimeoutMs: 30_000,

@@ -12,7 +12,7 @@ export interface FaceEngineOptions {
   workers?: number;
   maxQueue?: number;
   taskTimeoutMs?: number;
-  /** Warm each worker up before it reports ready (worker/warm-up.ts); true by default. */
+  /** Warm each worker up before it reports ready (worker/warm-up-face.ts); true by default. */
   warmUp?: boolean;
   onEvent?: (event: string, detail?: unknown) => void;
 }

@@ -1,6 +1,7 @@
 /** Data that crosses between the face worker threads and the main thread (structured-clone safe). */
 
 import type { Box, Point } from '../../imaging/shapes.js';
+import type { WarmUpReport } from '../warm-up.js';
 
 export type { Box, Point };
 
@@ -133,16 +134,5 @@ export type WorkerRequest =
 export type WorkerResponse =
   | { id: number; ok: true; result: FrameAnalysis }
   | { id: number; ok: false; error: string; kind: 'image' | 'engine' };
-
-/** What a worker's warm-up did before it reported ready (server/engines/face/worker/warm-up.ts). */
-export interface WarmUpReport {
-  runs: number;
-  /** Each run's time, first (coldest) first. */
-  ms: number[];
-  /** False when the warm-up face is missing (an install that skipped scripts/install-models.js). */
-  faceFound: boolean;
-  /** Runs that found the face and computed its embedding: the whole pipeline ran. */
-  described: number;
-}
 
 export type WorkerStatus = { type: 'ready'; modelId: string; warmUp: WarmUpReport } | { type: 'failed'; error: string };

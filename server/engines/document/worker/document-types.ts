@@ -1,4 +1,5 @@
 import type { SideOptions, SideReading } from '../read-card-side.js';
+import type { WarmUpReport } from '../../warm-up.js';
 
 export type DocumentRequest =
   | { id: number; type: 'readSide'; image: Uint8Array; options: SideOptions }
@@ -7,3 +8,5 @@ export type DocumentRequest =
 export type DocumentResponse =
   | { id: number; ok: true; result: SideReading }
   | { id: number; ok: false; error: string; kind: 'image' | 'engine' };
+
+export type DocumentWorkerStatus = { type: 'ready'; warmUp: WarmUpReport } | { type: 'failed'; error: string };

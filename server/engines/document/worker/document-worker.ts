@@ -2,14 +2,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ImageDecodeError } from '../../../imaging/decode-image.js';
 import { CardSideReader } from '../read-card-side.js';
-import type { DocumentRequest, DocumentResponse } from './document-types.js';
+import type { DocumentRequest, DocumentResponse, DocumentWorkerStatus } from './document-types.js';
+import { DOCUMENT_WARM_UP_RUNS, warmUpCards } from './warm-up-cards.js';
 
 const port = parentPort!;
-const { modelsDir } = workerData as { modelsDir: string };
+const { modelsDir, warmUp } = workerData as { modelsDir: string; warmUp: boolean };
 
 try {
   const reader = new CardSideReader(modelsDir);
   await reader.ready();
+  const warmedUp = await warmUpCards(reader, modelsDir, warmUp ? DOCUMENT_WARM_UP_RUNS : 0);
   port.on('message', (request: DocumentRequest) => {
     if (request.type === 'crash') process.exit(70);
     reader.read(request.image, request.options).then(
@@ -26,7 +28,7 @@ try {
         } satisfies DocumentResponse),
     );
   });
-  port.postMessage({ type: 'ready' });
+  port.postMessage({ type: 'ready', warmUp: warmedUp } satisfies DocumentWorkerStatus);
 } catch (error) {
-  port.postMessage({ type: 'failed', error: (error as Error).message });
+  port.postMessage({ type: 'failed', error: (error as Error).message } satisfies DocumentWorkerStatus);
 }

@@ -3,14 +3,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
 import { ImageDecodeError } from '../../../imaging/decode-image.js';
 import { FACE_MODEL_ID, FaceRuntime } from './face-runtime.js';
-import { WARM_UP_RUNS, warmUp } from './warm-up.js';
+import { FACE_WARM_UP_RUNS, warmUpFace } from './warm-up-face.js';
 
 const port = parentPort!;
 const { modelsDir, warmUp: warm } = workerData as { modelsDir: string; warmUp: boolean };
 
 try {
   const runtime = await FaceRuntime.load(modelsDir);
-  const warmedUp = await warmUp((image, options) => runtime.analyze(image, options), modelsDir, warm ? WARM_UP_RUNS : 0);
+  const warmedUp = await warmUpFace(runtime, modelsDir, warm ? FACE_WARM_UP_RUNS : 0);
   port.on('message', (request: WorkerRequest) => {
     if (request.type === 'crash') process.exit(70); // fault injection for the pool's tests
     runtime.analyze(request.image, request.options).then(
