@@ -34,7 +34,7 @@ for (const model of HUMAN_MODELS) {
     for (const p of group.paths) copy(path.join(humanDir, 'models', p), path.join(models, 'human'));
 }
 // Human's own warm-up face (its src/sample.ts, the image Human warms up on where it can decode
-// it): each face worker analyses it a few times before taking requests (warm-up.ts).
+// it): each face worker analyses it a few times before taking requests (warm-up-face.ts).
 const humanSample = readFileSync(path.join(humanDir, 'src', 'sample.ts'), 'utf8');
 const warmUpFace = /export const face[^=]*=\s*`([^`]+)`/.exec(humanSample);
 if (!warmUpFace) throw new Error('@vladmandic/human: src/sample.ts has no face sample');

@@ -28,21 +28,29 @@ describe('warmUp', () => {
     };
     const report = await warmUp([path.join(dir, 'a'), path.join(dir, 'b')], run, 2);
     expect(seen).toEqual(['A0', 'B1', 'A0', 'B1']);
-    expect(report).toMatchObject({ runs: 2, filesFound: true, complete: 1 });
+    expect(report).toMatchObject({ runs: 2, filesFound: true, complete: 1, error: null });
     expect(report.ms).toHaveLength(4);
   });
 
   it('does nothing when off or when a sample input is missing', async () => {
     let calls = 0;
     const run = () => Promise.resolve(++calls > 0);
-    expect(await warmUp([path.join(dir, 'a')], run, 0)).toEqual({ runs: 0, ms: [], filesFound: true, complete: 0 });
+    expect(await warmUp([path.join(dir, 'a')], run, 0)).toEqual({ runs: 0, ms: [], filesFound: true, complete: 0, error: null });
     expect(await warmUp([path.join(dir, 'a'), path.join(dir, 'missing')], run, 3)).toEqual({
       runs: 0,
       ms: [],
       filesFound: false,
       complete: 0,
+      error: null,
     });
     expect(calls).toBe(0);
+  });
+
+  it('keeps going when a sample input fails, and reports the first error', async () => {
+    let calls = 0;
+    const run = () => (++calls === 1 ? Promise.reject(new Error('no face')) : Promise.resolve(true));
+    expect(await warmUp([path.join(dir, 'a')], run, 3)).toMatchObject({ runs: 3, complete: 2, error: 'no face' });
+    expect(calls).toBe(3);
   });
 
   it('asks the face runtime for every model a request can use', async () => {
@@ -76,12 +84,17 @@ describe('engine workers warm up before they report ready', () => {
   it('the face worker describes the warm-up face with every model', async () => {
     const reports = await readyReports((onEvent) => FaceEngine.start({ modelsDir: defaultModelsDir(), workers: 1, onEvent }));
     expect(reports).toHaveLength(1);
-    expect(reports[0]).toMatchObject({ runs: FACE_WARM_UP_RUNS, filesFound: true, complete: FACE_WARM_UP_RUNS });
+    expect(reports[0]).toMatchObject({ runs: FACE_WARM_UP_RUNS, filesFound: true, complete: FACE_WARM_UP_RUNS, error: null });
   }, 120_000);
 
   it("the document worker reads the sample card's barcode and MRZ", async () => {
     const reports = await readyReports((onEvent) => DocumentEngine.start({ modelsDir: defaultModelsDir(), onEvent }));
     expect(reports).toHaveLength(1);
-    expect(reports[0]).toMatchObject({ runs: DOCUMENT_WARM_UP_RUNS, filesFound: true, complete: DOCUMENT_WARM_UP_RUNS });
+    expect(reports[0]).toMatchObject({
+      runs: DOCUMENT_WARM_UP_RUNS,
+      filesFound: true,
+      complete: DOCUMENT_WARM_UP_RUNS,
+      error: null,
+    });
   }, 120_000);
 });

@@ -15,6 +15,8 @@ export interface WarmUpReport {
   filesFound: boolean;
   /** Runs in which every input went through the whole pipeline (a face described, a code read). */
   complete: number;
+  /** The first error a sample input raised: logged, never fatal (the worker still serves). */
+  error: string | null;
 }
 
 /** Runs `run` over the sample files `runs` times; `run` says whether the input went all the way. */
@@ -24,18 +26,24 @@ export async function warmUp(
   runs: number,
 ): Promise<WarmUpReport> {
   const filesFound = files.every((f) => existsSync(f));
-  if (runs === 0 || !filesFound) return { runs: 0, ms: [], filesFound, complete: 0 };
+  if (runs === 0 || !filesFound) return { runs: 0, ms: [], filesFound, complete: 0, error: null };
   const inputs = await Promise.all(files.map(async (f) => new Uint8Array(await readFile(f))));
   const ms: number[] = [];
   let complete = 0;
+  let error: string | null = null;
   for (let r = 0; r < runs; r++) {
     let whole = true;
     for (const [i, input] of inputs.entries()) {
       const started = performance.now();
-      whole = (await run(input, i)) && whole;
+      try {
+        whole = (await run(input, i)) && whole;
+      } catch (e) {
+        whole = false;
+        error ??= (e as Error).message;
+      }
       ms.push(Math.round(performance.now() - started));
     }
     if (whole) complete++;
   }
-  return { runs, ms, filesFound, complete };
+  return { runs, ms, filesFound, complete, error };
 }
