@@ -4,6 +4,7 @@ import type { SearchIndex } from '../../search/search-index.js';
 import type { FeedPosition } from '../gallery.js';
 import { Mutex } from '../mutex.js';
 import { galleryError } from './errors.js';
+import { inTransaction } from './transaction.js';
 
 export const CHANNEL = 'enrolla_gallery';
 const BATCH = 2000;
@@ -89,8 +90,7 @@ export class ChangeFeed {
         return this.resync(client);
       }
       this.startedFrom = 'snapshot';
-      this.moveTo(from);
-      this.recentFrom = from.seq;
+      this.restartAt(from);
       await this.applyPending(client);
     });
     this.timer = setInterval(() => void this.catchUpQuietly(), this.o.pollMs);
@@ -220,13 +220,19 @@ export class ChangeFeed {
     const position = await this.readSnapshot(client, 'ORDER BY id', (rows) => {
       for (const r of rows) this.index.add(r.id_persona, this.o.decode(r.id_persona, r.embedding));
     });
-    this.moveTo(position);
-    this.recentFrom = position.seq;
+    this.restartAt(position);
   }
 
   private moveTo(position: FeedPosition): void {
     this.lastSeq = position.seq;
     this.lastChange = { idPersona: position.idPersona, at: position.at };
+  }
+
+  /** The index holds the gallery as of `position`: nothing changed after it is remembered yet. */
+  private restartAt(position: FeedPosition): void {
+    this.moveTo(position);
+    this.recent = [];
+    this.recentFrom = position.seq;
   }
 
   /**
@@ -255,9 +261,7 @@ export class ChangeFeed {
     });
     flush();
     for (const id of [...this.index.personIds()]) if (!seen.has(id)) this.index.remove(id);
-    this.moveTo(position);
-    this.recent = [];
-    this.recentFrom = position.seq;
+    this.restartAt(position);
     this.reloads++;
   }
 
@@ -267,35 +271,36 @@ export class ChangeFeed {
     order: string,
     onRows: (rows: { id_persona: string; embedding: Buffer }[]) => void,
   ): Promise<FeedPosition> {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    try {
-      // The snapshot's position: its newest change (never pruned), or the mark if none is left.
-      const newest = await client.query<{ seq: string; id_persona: string; at: string }>(
-        'SELECT seq, id_persona, at::text AS at FROM gallery_changes ORDER BY seq DESC LIMIT 1',
-      );
-      const last = newest.rows[0];
-      const position: FeedPosition = last
-        ? { seq: Number(last.seq), idPersona: last.id_persona, at: last.at }
-        : {
-            seq: Number((await client.query<{ through: string }>('SELECT through FROM gallery_changes_pruned')).rows[0]!.through),
-            idPersona: null,
-            at: null,
-          };
-      await client.query(
-        `DECLARE load_embeddings NO SCROLL CURSOR FOR SELECT id_persona, embedding FROM face_samples WHERE model_id = $1 ${order}`,
-        [this.o.modelId],
-      );
-      for (;;) {
-        const batch = await client.query<{ id_persona: string; embedding: Buffer }>(`FETCH ${LOAD_FETCH} FROM load_embeddings`);
-        onRows(batch.rows);
-        if (batch.rows.length < LOAD_FETCH) break;
-      }
-      await client.query('COMMIT');
-      return position;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    }
+    return inTransaction(
+      client,
+      async () => {
+        // The snapshot's position: its newest change (never pruned), or the mark if none is left.
+        const newest = await client.query<{ seq: string; id_persona: string; at: string }>(
+          'SELECT seq, id_persona, at::text AS at FROM gallery_changes ORDER BY seq DESC LIMIT 1',
+        );
+        const last = newest.rows[0];
+        const position: FeedPosition = last
+          ? { seq: Number(last.seq), idPersona: last.id_persona, at: last.at }
+          : {
+              seq: Number(
+                (await client.query<{ through: string }>('SELECT through FROM gallery_changes_pruned')).rows[0]!.through,
+              ),
+              idPersona: null,
+              at: null,
+            };
+        await client.query(
+          `DECLARE load_embeddings NO SCROLL CURSOR FOR SELECT id_persona, embedding FROM face_samples WHERE model_id = $1 ${order}`,
+          [this.o.modelId],
+        );
+        for (;;) {
+          const batch = await client.query<{ id_persona: string; embedding: Buffer }>(`FETCH ${LOAD_FETCH} FROM load_embeddings`);
+          onRows(batch.rows);
+          if (batch.rows.length < LOAD_FETCH) break;
+        }
+        return position;
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
   }
 
   private async applyPending(client: pg.Client): Promise<void> {

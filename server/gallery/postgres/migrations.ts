@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from './transaction.js';
 
 /**
  * Numbered, append-only schema migrations of the shared gallery; `gallery_migrations` records
@@ -60,9 +61,8 @@ export const MIGRATION_LOCK = 0x656e_0001;
 export const WRITE_LOCK = 0x656e_0002;
 export const PRUNE_LOCK = 0x656e_0003;
 
-export async function migrate(client: pg.ClientBase): Promise<void> {
-  await client.query('BEGIN');
-  try {
+export function migrate(client: pg.ClientBase): Promise<void> {
+  return inTransaction(client, async () => {
     // Two stations starting together: one migrates, the other waits and then finds nothing to do.
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(
@@ -81,11 +81,7 @@ export async function migrate(client: pg.ClientBase): Promise<void> {
       await client.query(m.sql);
       await client.query('INSERT INTO gallery_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+  });
 }
 
 export class SchemaTooNew extends Error {

@@ -46,7 +46,6 @@ export interface SharedGallery extends Gallery {
   readonly galleryId: string;
   readonly position: FeedPosition | null;
   readonly feedStart: { from: 'gallery' | 'snapshot'; reloads: number } | null;
-  attach(index: SearchIndex, modelId: string, options?: { from?: FeedPosition }): Promise<void>;
   /** Fills `index` (new, empty) from the gallery and follows the changes into it from then on. */
   reloadInto(index: SearchIndex): Promise<void>;
 }

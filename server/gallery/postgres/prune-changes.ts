@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { PRUNE_LOCK } from './migrations.js';
+import { inTransaction } from './transaction.js';
 
 /** How long `gallery_changes` keeps a change by default: longer than a station is expected to be away. */
 export const CHANGE_RETENTION_DAYS = 7;
@@ -10,27 +11,20 @@ export const CHANGE_RETENTION_DAYS = 7;
  * applied them reloads its index (change-feed.ts). One station at a time: the others skip.
  * Returns the new mark, or null when nothing was deleted.
  */
-export async function pruneChanges(client: pg.ClientBase, retentionMs: number): Promise<number | null> {
-  await client.query('BEGIN');
-  try {
+export function pruneChanges(client: pg.ClientBase, retentionMs: number): Promise<number | null> {
+  return inTransaction(client, async () => {
     const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [PRUNE_LOCK]);
-    let through: number | null = null;
-    if (locked.rows[0]!.ok) {
-      const { rows } = await client.query<{ through: string | null }>(
-        `SELECT max(seq) AS through FROM gallery_changes
-          WHERE at < now() - make_interval(secs => $1) AND seq < (SELECT max(seq) FROM gallery_changes)`,
-        [retentionMs / 1000],
-      );
-      through = rows[0]?.through == null ? null : Number(rows[0].through);
-      if (through !== null) {
-        await client.query('DELETE FROM gallery_changes WHERE seq <= $1', [through]);
-        await client.query('UPDATE gallery_changes_pruned SET through = GREATEST(through, $1)', [through]);
-      }
+    if (!locked.rows[0]!.ok) return null;
+    const { rows } = await client.query<{ through: string | null }>(
+      `SELECT max(seq) AS through FROM gallery_changes
+        WHERE at < now() - make_interval(secs => $1) AND seq < (SELECT max(seq) FROM gallery_changes)`,
+      [retentionMs / 1000],
+    );
+    const through = rows[0]?.through == null ? null : Number(rows[0].through);
+    if (through !== null) {
+      await client.query('DELETE FROM gallery_changes WHERE seq <= $1', [through]);
+      await client.query('UPDATE gallery_changes_pruned SET through = GREATEST(through, $1)', [through]);
     }
-    await client.query('COMMIT');
     return through;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+  });
 }

@@ -3,6 +3,7 @@ import { KEY_CHECK, sampleAad } from '../../crypto/sample-sealing.js';
 import { seal } from '../../crypto/sealed.js';
 import { FleetKeys, keyCheckValue } from './fleet-keys.js';
 import { WRITE_LOCK } from './migrations.js';
+import { inTransaction } from './transaction.js';
 
 const BATCH = 500;
 
@@ -53,16 +54,5 @@ export async function rotateFleetKey(client: pg.ClientBase, ring: readonly Buffe
       }
     });
     after = rows.at(-1)!.id;
-  }
-}
-
-async function inTransaction(client: pg.ClientBase, body: () => Promise<void>): Promise<void> {
-  await client.query('BEGIN');
-  try {
-    await body();
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
   }
 }
