@@ -95,6 +95,7 @@ export async function startStation(config: StationConfig, options: StationOption
           ...(faceConfig.workers > 0 ? { workers: faceConfig.workers } : {}),
           maxQueue: faceConfig.maxQueue,
           warmUp: faceConfig.warmUp,
+          descriptorRuntime: faceConfig.descriptorRuntime,
           onEvent: (event, detail) => logger.info({ event, detail }, 'motor facial'),
         })
       : null;

@@ -109,6 +109,7 @@ export async function checkPackaging({ work = mkdtempSync(path.join(tmpdir(), 'e
       e.startsWith('/dist/bench/') ||
       /^\/dist\/.*(\.test\.js|\.map)$/.test(e) ||
       e.endsWith('/test_extension.node') ||
+      /^\/node_modules\/onnxruntime-node\/bin\/napi-v6\/(darwin|win32)\//.test(e) ||
       /^\/(e2e|test|renderer\/src|scripts)\//.test(e) ||
       /^\/node_modules\/(electron|electron-builder|vitest|typescript|playwright-core|vite|eslint)\//.test(e),
   );
@@ -121,7 +122,14 @@ export async function checkPackaging({ work = mkdtempSync(path.join(tmpdir(), 'e
   if (notUnpacked.length) problems.push(`módulos nativos sin desempaquetar: ${notUnpacked.join(', ')}`);
   for (const native of [
     'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
-    ...(process.platform === 'linux' && process.arch === 'x64' ? ['node_modules/@img/sharp-linux-x64'] : []),
+    ...(process.platform === 'linux' && process.arch === 'x64'
+      ? [
+          'node_modules/@img/sharp-linux-x64',
+          // The recognition networks' runtime: its addon and the shared library it loads.
+          'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node',
+          'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1',
+        ]
+      : []),
   ]) {
     if (!existsSync(path.join(unpacked, native))) problems.push(`falta desempaquetado: ${native}`);
   }

@@ -42,6 +42,11 @@ export const configSchema = z.strictObject({
           maxQueue: z.number().int().min(1).max(1000).default(32),
           /** Each worker analyses a sample face a few times before it takes requests. */
           warmUp: z.boolean().default(true),
+          /**
+           * Where the recognition networks run: onnxruntime's native CPU kernels, tfjs's WASM
+           * backend, or native where its binary loads (the descriptors are the same).
+           */
+          descriptorRuntime: z.enum(['auto', 'native', 'wasm']).default('auto'),
         })
         .prefault({}),
       document: z

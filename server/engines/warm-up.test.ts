@@ -72,7 +72,9 @@ describe('engine workers warm up before they report ready', () => {
     start: (onEvent: (event: string, detail?: unknown) => void) => { ready(): Promise<void>; close(): Promise<void> },
   ) {
     const reports: WarmUpReport[] = [];
-    const engine = start((event, detail) => event === 'worker-ready' && reports.push(detail as WarmUpReport));
+    const engine = start(
+      (event, detail) => event === 'worker-ready' && reports.push((detail as { warmUp: WarmUpReport }).warmUp),
+    );
     try {
       await engine.ready();
     } finally {

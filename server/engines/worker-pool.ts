@@ -122,11 +122,13 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
   private spawn(): Slot<Req, Res> {
     const worker = new Worker(this.options.script, { workerData: this.options.workerData });
     const slot: Slot<Req, Res> = { worker, ready: false, task: null, timer: null };
-    worker.on('message', (message: { type?: string; error?: string; warmUp?: unknown } & Partial<Res>) => {
+    worker.on('message', (message: { type?: string; error?: string } & Partial<Res>) => {
       if (message.type === 'ready') {
         slot.ready = true;
         this.markReady();
-        this.options.onEvent?.('worker-ready', message.warmUp);
+        // What the worker reports about its start (warm-up, runtimes), for the log.
+        const { type: _ready, ...detail } = message;
+        this.options.onEvent?.('worker-ready', detail);
         this.dispatch();
       } else if (message.type === 'failed') {
         this.failure = `el motor no pudo cargar sus modelos: ${message.error}`;

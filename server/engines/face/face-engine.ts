@@ -4,6 +4,7 @@ import type { TemplateFrame } from '../../../common/uitemplate/index.js';
 import { packageRoot } from '../../version.js';
 import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
 import { FACE_MODEL_ID } from './face-model.js';
+import type { DescriptorRuntimeSetting } from './native/descriptor-nets.js';
 import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } from './types.js';
 
 export interface FaceEngineOptions {
@@ -14,6 +15,8 @@ export interface FaceEngineOptions {
   taskTimeoutMs?: number;
   /** Warm each worker up before it reports ready (worker/warm-up-face.ts); true by default. */
   warmUp?: boolean;
+  /** Where MobileFaceNet and face-api's ResNet run (native/descriptor-nets.ts); `auto` by default. */
+  descriptorRuntime?: DescriptorRuntimeSetting;
   onEvent?: (event: string, detail?: unknown) => void;
 }
 
@@ -34,7 +37,11 @@ export class FaceEngine {
     const size = options.workers ?? Math.max(1, cpus().length);
     const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
       script: workerScript(import.meta.url, 'face-worker'),
-      workerData: { modelsDir: options.modelsDir, warmUp: options.warmUp ?? true },
+      workerData: {
+        modelsDir: options.modelsDir,
+        warmUp: options.warmUp ?? true,
+        descriptorRuntime: options.descriptorRuntime ?? 'auto',
+      },
       size,
       maxQueue: options.maxQueue ?? size * 8,
       taskTimeoutMs: options.taskTimeoutMs ?? 30_000,

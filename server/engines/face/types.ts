@@ -2,6 +2,7 @@
 
 import type { Box, Point } from '../../imaging/shapes.js';
 import type { WarmUpReport } from '../warm-up.js';
+import type { DescriptorRuntime } from './native/descriptor-nets.js';
 
 export type { Box, Point };
 
@@ -135,4 +136,12 @@ export type WorkerResponse =
   | { id: number; ok: true; result: FrameAnalysis }
   | { id: number; ok: false; error: string; kind: 'image' | 'engine' };
 
-export type WorkerStatus = { type: 'ready'; modelId: string; warmUp: WarmUpReport } | { type: 'failed'; error: string };
+export type WorkerStatus =
+  | {
+      type: 'ready';
+      modelId: string;
+      warmUp: WarmUpReport;
+      /** Where the recognition networks run, and why not natively when `auto` fell back. */
+      descriptors: { runtime: DescriptorRuntime; fallbackReason: string | null };
+    }
+  | { type: 'failed'; error: string };

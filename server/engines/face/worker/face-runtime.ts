@@ -19,6 +19,7 @@ import {
   MOBILEFACENET_ONE_CROP_ID,
 } from '../face-model.js';
 import { fivePoints, meshFivePoints } from '../tflite/align.js';
+import { loadDescriptorNets, type DescriptorNets, type DescriptorRuntimeSetting } from '../native/descriptor-nets.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
 import { landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
@@ -49,9 +50,11 @@ export class FaceRuntime {
     private readonly human: HumanInstance,
     private readonly faceapi: FaceApi,
     private readonly expo: ExpoFaceModels,
+    /** MobileFaceNet and face-api's ResNet, natively where onnxruntime loads. */
+    readonly descriptors: DescriptorNets,
   ) {}
 
-  static async load(modelsDir: string): Promise<FaceRuntime> {
+  static async load(modelsDir: string, descriptorRuntime: DescriptorRuntimeSetting = 'auto'): Promise<FaceRuntime> {
     installFileModelRouter();
     const { Human } = loadHumanModule();
     const human = new Human({
@@ -89,7 +92,8 @@ export class FaceRuntime {
     await faceapi.nets.faceLandmark68Net.loadFromDisk(faceApiModels);
     await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
     await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
-    return new FaceRuntime(human, faceapi, await ExpoFaceModels.load(modelsDir));
+    const expo = await ExpoFaceModels.load(modelsDir);
+    return new FaceRuntime(human, faceapi, expo, await loadDescriptorNets(descriptorRuntime, modelsDir, expo, faceapi));
   }
 
   async analyze(image: Uint8Array, options: AnalyzeOptions): Promise<FrameAnalysis> {
@@ -191,10 +195,7 @@ export class FaceRuntime {
       const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
       const aligned = regionTensor(work, align);
       try {
-        if (options.alternatives)
-          alternativeEmbeddings[FACEAPI_MODEL_ID] = new Float32Array(
-            await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned),
-          );
+        if (options.alternatives) alternativeEmbeddings[FACEAPI_MODEL_ID] = await this.descriptors.faceApiDescriptor(aligned);
         if (options.embedding) {
           // Two ArcFace crops placed by two independent landmark models (face-api's 68 points,
           // Human's mesh and irises), their embeddings averaged: each crop's alignment error
@@ -214,11 +215,11 @@ export class FaceRuntime {
           // learned natural photos, and CLAHE's local contrast cost it accuracy (docs/face-engine.md).
           const dlibCrop = arcfaceCrop(original, dlibFive);
           const meshCrop = arcfaceCrop(original, meshFive);
-          const [byDlib, byMesh] = await this.expo.embedPair(dlibCrop, meshCrop);
+          const [byDlib, byMesh] = await this.descriptors.embedPair(dlibCrop, meshCrop);
           embedding = meanDirection(byDlib, byMesh);
           if (options.alternatives) {
             // One more run, both crops mirrored: the previous descriptor and the four-view one.
-            const [dlibMirror, meshMirror] = await this.expo.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
+            const [dlibMirror, meshMirror] = await this.descriptors.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
             alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
             alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
             alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, dlibMirror);

@@ -2,14 +2,23 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
 import { ImageDecodeError } from '../../../imaging/decode-image.js';
+import type { DescriptorRuntimeSetting } from '../native/descriptor-nets.js';
 import { FACE_MODEL_ID, FaceRuntime } from './face-runtime.js';
 import { FACE_WARM_UP_RUNS, warmUpFace } from './warm-up-face.js';
 
 const port = parentPort!;
-const { modelsDir, warmUp: warm } = workerData as { modelsDir: string; warmUp: boolean };
+const {
+  modelsDir,
+  warmUp: warm,
+  descriptorRuntime,
+} = workerData as {
+  modelsDir: string;
+  warmUp: boolean;
+  descriptorRuntime: DescriptorRuntimeSetting;
+};
 
 try {
-  const runtime = await FaceRuntime.load(modelsDir);
+  const runtime = await FaceRuntime.load(modelsDir, descriptorRuntime);
   const warmedUp = await warmUpFace(runtime, modelsDir, warm ? FACE_WARM_UP_RUNS : 0);
   port.on('message', (request: WorkerRequest) => {
     if (request.type === 'crash') process.exit(70); // fault injection for the pool's tests
@@ -26,7 +35,13 @@ try {
       },
     );
   });
-  port.postMessage({ type: 'ready', modelId: FACE_MODEL_ID, warmUp: warmedUp } satisfies WorkerStatus);
+  const { runtime: where, fallbackReason } = runtime.descriptors;
+  port.postMessage({
+    type: 'ready',
+    modelId: FACE_MODEL_ID,
+    warmUp: warmedUp,
+    descriptors: { runtime: where, fallbackReason },
+  } satisfies WorkerStatus);
 } catch (error) {
   port.postMessage({ type: 'failed', error: (error as Error).message } satisfies WorkerStatus);
 }

@@ -85,6 +85,7 @@ export interface FaceApi {
     faceRecognitionNet: {
       loadFromDisk(dir: string): Promise<void>;
       computeFaceDescriptor(t: tf.Tensor3D): Promise<Float32Array>;
+      getParamList(): { path: string; tensor: tf.Tensor }[];
     };
     ageGenderNet: {
       loadFromDisk(dir: string): Promise<void>;

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
+import { NativeModel, onnxRuntime } from '../../onnx/onnx-session.js';
+import { readTflite } from '../tflite/model.js';
+import { type ExpoFaceModels, mobileFaceNetFile, mobileFaceNetInput, splitEmbeddings } from '../tflite/expo-models.js';
+import { tf, type FaceApi } from '../worker/model-loader.js';
+import { faceApiResNetToOnnx, RESNET_INPUT } from './faceapi-resnet-onnx.js';
+import { tfliteToOnnx } from './tflite-onnx.js';
+
+/** Where the recognition networks run: onnxruntime's native CPU kernels, or tfjs's WASM backend. */
+export type DescriptorRuntime = 'native' | 'wasm';
+export type DescriptorRuntimeSetting = DescriptorRuntime | 'auto';
+
+/** The two recognition networks of a face: MobileFaceNet (the stored descriptor) and face-api's ResNet. */
+export interface DescriptorNets {
+  readonly runtime: DescriptorRuntime;
+  /** Why `auto` fell back to WASM, if it did. */
+  readonly fallbackReason: string | null;
+  /** MobileFaceNet's embeddings of two 112x112 RGB crops, each L2-normalised. */
+  embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]>;
+  /** face-api's 128-d descriptor of a square crop (int32 RGB, any side) of dlib's alignment box. */
+  faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array>;
+}
+
+class WasmDescriptorNets implements DescriptorNets {
+  readonly runtime = 'wasm';
+  constructor(
+    private readonly expo: ExpoFaceModels,
+    private readonly faceapi: FaceApi,
+    readonly fallbackReason: string | null,
+  ) {}
+
+  embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
+    return this.expo.embedPair(a, b);
+  }
+
+  async faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array> {
+    return new Float32Array(await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(square));
+  }
+}
+
+/**
+ * The same networks on onnxruntime: graphs built at load from the files the packages ship (the
+ * TFLite flatbuffer, face-api's loaded weights), nothing converted ahead or downloaded. Same
+ * outputs as on WASM to float rounding (tested), several times faster (docs/face-engine.md).
+ */
+class NativeDescriptorNets implements DescriptorNets {
+  readonly runtime = 'native';
+  readonly fallbackReason = null;
+  constructor(
+    private readonly faceNet: NativeModel,
+    private readonly resNet: NativeModel,
+  ) {}
+
+  async embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
+    return splitEmbeddings(await this.faceNet.run(mobileFaceNetInput(a, b), [2, 112, 112, 3]));
+  }
+
+  async faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array> {
+    // face-api's toBatchTensor: the square crop resized to 150x150 (bilinear, no corner alignment).
+    const resized = tf.tidy(() =>
+      square.shape[0] === RESNET_INPUT
+        ? tf.cast(square, 'float32')
+        : tf.image.resizeBilinear(square, [RESNET_INPUT, RESNET_INPUT], false, false),
+    );
+    try {
+      return await this.resNet.run((await resized.data()) as Float32Array, [1, RESNET_INPUT, RESNET_INPUT, 3]);
+    } finally {
+      resized.dispose();
+    }
+  }
+
+  static async load(modelsDir: string, faceapi: FaceApi): Promise<NativeDescriptorNets> {
+    const tflite = readTflite(new Uint8Array(await readFile(mobileFaceNetFile(modelsDir))));
+    const params = new Map(faceapi.nets.faceRecognitionNet.getParamList().map((p) => [p.path, p.tensor]));
+    const resnet = faceApiResNetToOnnx((p) => {
+      const t = params.get(p);
+      if (!t) throw new Error(`face-api: falta el peso ${p}`);
+      return { shape: t.shape, data: t.dataSync() as Float32Array };
+    });
+    return new NativeDescriptorNets(
+      await NativeModel.create(encodeOnnxModel(tfliteToOnnx(tflite))),
+      await NativeModel.create(encodeOnnxModel(resnet)),
+    );
+  }
+}
+
+/**
+ * The recognition networks on the runtime asked for. `auto` takes onnxruntime where its binary
+ * loads and falls back to WASM otherwise (logged by the worker): the descriptors are the same.
+ */
+export async function loadDescriptorNets(
+  setting: DescriptorRuntimeSetting,
+  modelsDir: string,
+  expo: ExpoFaceModels,
+  faceapi: FaceApi,
+): Promise<DescriptorNets> {
+  if (setting === 'wasm') return new WasmDescriptorNets(expo, faceapi, null);
+  const runtime = onnxRuntime();
+  if ('error' in runtime) {
+    if (setting === 'native') throw new Error(`onnxruntime-node no cargó: ${runtime.error}`);
+    return new WasmDescriptorNets(expo, faceapi, runtime.error);
+  }
+  try {
+    return await NativeDescriptorNets.load(modelsDir, faceapi);
+  } catch (error) {
+    if (setting === 'native') throw error;
+    return new WasmDescriptorNets(expo, faceapi, (error as Error).message);
+  }
+}

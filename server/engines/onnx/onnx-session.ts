@@ -1,0 +1,63 @@
+import { createRequire } from 'node:module';
+import type * as Ort from 'onnxruntime-node';
+
+const require = createRequire(import.meta.url);
+
+let loaded: { ort: typeof Ort } | { error: string } | undefined;
+
+/**
+ * onnxruntime-node (CPU only: its npm package carries the native library; the install script that
+ * would download GPU libraries does not run, see package.json allowScripts), or why it did not load.
+ */
+export function onnxRuntime(): { ort: typeof Ort } | { error: string } {
+  if (!loaded) {
+    try {
+      loaded = { ort: require('onnxruntime-node') as typeof Ort };
+    } catch (error) {
+      loaded = { error: (error as Error).message.split('\n')[0]! };
+    }
+  }
+  return loaded;
+}
+
+/**
+ * One network on onnxruntime's CPU provider: one input, one output, float32. One intra-op thread:
+ * the engine runs one worker thread per core, and each request's networks stay on its thread.
+ */
+export class NativeModel {
+  private constructor(
+    private readonly ort: typeof Ort,
+    private readonly session: Ort.InferenceSession,
+  ) {}
+
+  static async create(model: Uint8Array): Promise<NativeModel> {
+    const runtime = onnxRuntime();
+    if ('error' in runtime) throw new Error(`onnxruntime-node no cargó: ${runtime.error}`);
+    const session = await runtime.ort.InferenceSession.create(model, {
+      executionProviders: ['cpu'],
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      logSeverityLevel: 3,
+    });
+    return new NativeModel(runtime.ort, session);
+  }
+
+  async run(input: Float32Array, dims: number[]): Promise<Float32Array> {
+    const [inputName] = this.session.inputNames;
+    const [outputName] = this.session.outputNames;
+    const feeds = { [inputName!]: new this.ort.Tensor('float32', input, dims) };
+    const result = await this.session.run(feeds);
+    const out = result[outputName!]!;
+    try {
+      return new Float32Array(out.data as Float32Array);
+    } finally {
+      for (const t of Object.values(result)) t.dispose();
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.session.release();
+  }
+}
