@@ -4,6 +4,7 @@ import type { TemplateFrame } from '../../../common/uitemplate/index.js';
 import { packageRoot } from '../../version.js';
 import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
 import { FACE_MODEL_ID } from './face-model.js';
+import { onnxRuntime } from '../onnx/onnx-session.js';
 import type { DescriptorRuntimeSetting } from './native/descriptor-nets.js';
 import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } from './types.js';
 
@@ -35,6 +36,10 @@ export class FaceEngine {
 
   static start(options: FaceEngineOptions): FaceEngine {
     const size = options.workers ?? Math.max(1, cpus().length);
+    // onnxruntime-node's addon, once every worker that loaded it has ended, no longer loads in a
+    // new one ("Module did not self-register"): a replaced or restarted worker would fall back to
+    // WASM. Loaded here too, it stays loaded for the process's life.
+    if (options.descriptorRuntime !== 'wasm') onnxRuntime();
     const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
       script: workerScript(import.meta.url, 'face-worker'),
       workerData: {
