@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from '../server/engines/face/face-model.js';
+import { IDENTIFICATION_DIM } from '../server/engines/face/fused-descriptor.js';
 import { searchIndexKey } from '../server/search/row-cipher.js';
 import { SEARCH_INDEX_DIR } from '../server/search/open-search-index.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
@@ -38,7 +39,7 @@ import { packageRoot } from '../server/version.js';
 import { fleetGalleryBench } from './lib/fleet-gallery.js';
 import type { StartResult } from './lib/start-index.js';
 import { percentile, printTable } from './lib/metrics.js';
-import { Rng, SyntheticGallery, syntheticPersonId } from './lib/synthetic-embeddings.js';
+import { Rng, SyntheticFusedSamples, SyntheticGallery, syntheticPersonId } from './lib/synthetic-embeddings.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,7 +47,8 @@ function arg(name: string, fallback: string): string {
 }
 
 const N = Number(arg('gallery', '100000'));
-const DIM = Number(arg('dim', String(EMBEDDING_DIM)));
+// The station's index holds the stored vectors' leading MobileFaceNet part (fused-descriptor.ts).
+const DIM = Number(arg('dim', String(IDENTIFICATION_DIM)));
 const SAMPLES = Number(arg('samples', '1'));
 const PROBES = Number(arg('probes', '200'));
 const THREADS = Number(arg('threads', '2'));
@@ -313,7 +315,7 @@ async function main() {
   const name = STARTUP ? `startup-${STORE_PERSONS}` : String(N);
   const out = path.join(
     dir,
-    `identify-${name}${DIM === EMBEDDING_DIM ? '' : `-d${DIM}`}${SWIZZLE === 'plain' ? '-plain-swizzle' : ''}.json`,
+    `identify-${name}${DIM === IDENTIFICATION_DIM ? '' : `-d${DIM}`}${SWIZZLE === 'plain' ? '-plain-swizzle' : ''}.json`,
   );
   writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
   console.log(`-> ${path.relative(packageRoot(), out)}`);
@@ -354,14 +356,12 @@ function startIndex(
  */
 async function startup() {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-startup-'));
-  const gen = new SyntheticGallery({ dim: EMBEDDING_DIM });
+  const gen = new SyntheticFusedSamples();
   try {
     const storeKey = randomBytes(32);
     const store = openSqliteStore(dir, storeKey);
-    const identity = new Float32Array(EMBEDDING_DIM);
     for (let i = 0; i < STORE_PERSONS; i++) {
-      gen.person(i, identity);
-      const embedding = gen.sample(i, 0, identity);
+      const embedding = gen.sample(i, 0);
       store.enrollPerson(id(i), [{ modelId: FACE_MODEL_ID, embedding, quality: 80, thumbnail: null }], { replace: true });
     }
     // Reading and opening the samples alone, on one thread: what the rebuild overlaps with coding.
@@ -375,7 +375,8 @@ async function startup() {
     // Coding alone: the same samples, already open, into an index as the start-up builds it (float
     // rows to a file): the other half of what the caller's thread does in the rebuild.
     // No scan worker: adding rows does not use it.
-    const coded = new QuantizedEmbeddingIndex(EMBEDDING_DIM, {
+    const coded = new QuantizedEmbeddingIndex(IDENTIFICATION_DIM, {
+      prefix: true,
       vectorFile: path.join(dir, 'code-alone.vectors'),
       ...(SEAL_KEY ? { sealKey: SEAL_KEY } : {}),
     });
@@ -412,14 +413,9 @@ async function startup() {
     const reopened = openSqliteStore(dir, storeKey);
     for (let e = 0; e < crashChanges; e++) {
       const i = STORE_PERSONS + 200 + e;
-      gen.person(i, identity);
-      reopened.enrollPerson(
-        id(i),
-        [{ modelId: FACE_MODEL_ID, embedding: gen.sample(i, 0, identity), quality: 80, thumbnail: null }],
-        {
-          replace: true,
-        },
-      );
+      reopened.enrollPerson(id(i), [{ modelId: FACE_MODEL_ID, embedding: gen.sample(i, 0), quality: 80, thumbnail: null }], {
+        replace: true,
+      });
     }
     reopened.close();
     const crash = startIndex(dir, storeKey);
@@ -428,7 +424,7 @@ async function startup() {
     const perRowUs = (fromStoreMs * 1000) / STORE_PERSONS;
     const perChangeUs = ((afterCrashMs - fromSnapshotMs) * 1000) / Math.max(1, afterCrash.caughtUp);
     log(
-      `start-up on SQLite with ${STORE_PERSONS} persons at ${EMBEDDING_DIM}-d: from the store ${Math.round(fromStoreMs)} ms (${perRowUs.toFixed(1)} us/person, ${fromStoreCores.toFixed(2)} cores busy; reading and unsealing alone ${((readMs * 1000) / STORE_PERSONS).toFixed(1)} us/person, coding alone ${codeUs.toFixed(1)} us/person), from the snapshot ${Math.round(fromSnapshotMs)} ms (${source}), after a crash with ${afterCrash.caughtUp} persons changed ${Math.round(afterCrashMs)} ms (${afterCrash.source}; ${perChangeUs.toFixed(1)} us per changed person)`,
+      `start-up on SQLite with ${STORE_PERSONS} persons of ${EMBEDDING_DIM}-d samples, ${IDENTIFICATION_DIM}-d indexed: from the store ${Math.round(fromStoreMs)} ms (${perRowUs.toFixed(1)} us/person, ${fromStoreCores.toFixed(2)} cores busy; reading and unsealing alone ${((readMs * 1000) / STORE_PERSONS).toFixed(1)} us/person, coding alone ${codeUs.toFixed(1)} us/person), from the snapshot ${Math.round(fromSnapshotMs)} ms (${source}), after a crash with ${afterCrash.caughtUp} persons changed ${Math.round(afterCrashMs)} ms (${afterCrash.source}; ${perChangeUs.toFixed(1)} us per changed person)`,
     );
     const list = (runs: StartResult[]) => runs.map((r) => `${Math.round(r.ms)} ms (${r.cores.toFixed(2)} cores)`).join(', ');
     log(

@@ -10,9 +10,9 @@ import type { OperationHandlers } from './http/operation-route.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { adminOperations } from './operations/admin-operations.js';
 import { defaultModelsDir, FaceEngine } from './engines/face/face-engine.js';
-import { EMBEDDING_DIM, FACE_MODEL_ID } from './engines/face/face-model.js';
+import { FACE_MODEL_ID } from './engines/face/face-model.js';
 import { IDENTIFICATION_IMPOSTOR_MODEL, IMPOSTOR_MODEL } from './engines/face/calibration-data.js';
-import { identificationProbe, identificationSimilarity } from './engines/face/fused-descriptor.js';
+import { IDENTIFICATION_DIM, identificationView } from './engines/face/fused-descriptor.js';
 import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
@@ -110,11 +110,7 @@ export async function startStation(config: StationConfig, options: StationOption
     engines.push(faceEngine, documentEngine);
     const policy = {
       impostors: IMPOSTOR_MODEL,
-      identification: {
-        impostors: IDENTIFICATION_IMPOSTOR_MODEL,
-        probe: identificationProbe,
-        similarity: identificationSimilarity,
-      },
+      identification: { impostors: IDENTIFICATION_IMPOSTOR_MODEL, view: identificationView },
       ...config.matching,
     };
     // Either way the index starts from its snapshot when it matches the gallery: on SQLite it is
@@ -125,14 +121,16 @@ export async function startStation(config: StationConfig, options: StationOption
     const residentFloatBytes = config.search.residentFloatsMB * 2 ** 20;
     const search = shared
       ? await openFleetIndex(shared, config.dataDir, {
-          dim: EMBEDDING_DIM,
+          dim: IDENTIFICATION_DIM,
+          leadingPart: true,
           modelId: FACE_MODEL_ID,
           logger,
           sealKey,
           residentFloatBytes,
         })
       : await openSearchIndex(store, config.dataDir, {
-          dim: EMBEDDING_DIM,
+          dim: IDENTIFICATION_DIM,
+          leadingPart: true,
           modelId: FACE_MODEL_ID,
           logger,
           sealKey,

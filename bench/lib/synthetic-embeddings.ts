@@ -2,6 +2,8 @@
 // directions (the structure every real embedding space has) plus a per-person component, then
 // per-sample noise; one person in a hundred is a near-duplicate ("twin") of the previous one, so the
 // top of a ranking holds close calls, as real galleries do.
+import { EMBEDDING_DIM } from '../../server/engines/face/face-model.js';
+import { fuseDescriptors, IDENTIFICATION_DIM } from '../../server/engines/face/fused-descriptor.js';
 
 const TABLE_BITS = 16;
 
@@ -149,5 +151,24 @@ export class SyntheticGallery {
     const k = this.sampleNoise / Math.sqrt(this.dim);
     for (let d = 0; d < this.dim; d++) out[d] = identity[d]! + k * r.gauss();
     return normalizeInPlace(out);
+  }
+}
+
+/**
+ * Synthetic stored samples as the face engine writes them: a MobileFaceNet-like part and a
+ * ResNet-like part, each a synthetic gallery of its own, fused (fused-descriptor.ts). The station's
+ * index holds the leading part, which is then a synthetic gallery of its own dimension.
+ */
+export class SyntheticFusedSamples {
+  private readonly leading = new SyntheticGallery({ dim: IDENTIFICATION_DIM });
+  private readonly trailing = new SyntheticGallery({ dim: EMBEDDING_DIM - IDENTIFICATION_DIM, seed: 2 });
+  private readonly leadingIdentity = new Float32Array(IDENTIFICATION_DIM);
+  private readonly trailingIdentity = new Float32Array(EMBEDDING_DIM - IDENTIFICATION_DIM);
+
+  /** Sample `s` of person `i` (negative `s`: fresh samples for probes). */
+  sample(i: number, s: number): Float32Array {
+    this.leading.person(i, this.leadingIdentity);
+    this.trailing.person(i, this.trailingIdentity);
+    return fuseDescriptors(this.leading.sample(i, s, this.leadingIdentity), this.trailing.sample(i, s, this.trailingIdentity));
   }
 }

@@ -21,6 +21,8 @@ export interface BulkCodeData {
   /** The index's float-row file (empty, the rows written at row x dim x 4) and its row cipher. */
   vectorFile: string;
   cipher?: { key: Uint8Array; nonce: Uint8Array };
+  /** Rows longer than the index's dim are coded by their first dim values (QuantizedIndexOptions.prefix). */
+  prefix?: boolean;
 }
 
 /** What a coded batch sends back: its rows start..start+n-1, each row's hash and 4-bit error bound. */
@@ -63,7 +65,11 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
 
   return (ids, floats, ends) => {
     const n = ids.length;
-    for (let i = 0; i < n; i++) if (ends[i]! - (i ? ends[i - 1]! : 0) !== dim) return null; // the index skips them
+    const from = (i: number) => (i ? ends[i - 1]! : 0);
+    for (let i = 0; i < n; i++) {
+      const width = ends[i]! - from(i);
+      if (width !== dim && !(data.prefix && width > dim)) return null; // the index skips them
+    }
     const start = n > 0 ? claim(n) : -1;
     if (start < 0) return null;
     const end = start + n;
@@ -81,7 +87,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
       if (shared) u8.fill(0, staging, staging + blockBytes);
       for (let row = lo; row < hi; row++) {
         const i = row - start;
-        hashes[i] = writer.load(floats.subarray(i * dim, (i + 1) * dim), true);
+        hashes[i] = writer.load(floats.subarray(from(i), from(i) + dim), true);
         writer.write(into, row);
         err4[i] = writer.err4;
         alpha2Max = Math.max(alpha2Max, writer.alpha2);

@@ -55,11 +55,12 @@ function exactFor(store: StationStore): EmbeddingIndex {
 }
 
 /** An index loaded through bulkLoader from the store's stream; counts the rows coded on the store's threads. */
-async function bulkLoaded(store: StationStore, dir: string, options: { sealed: boolean; reserve?: number }) {
-  const index = await QuantizedEmbeddingIndex.create(DIM, {
+async function bulkLoaded(store: StationStore, dir: string, options: { sealed: boolean; reserve?: number; part?: number }) {
+  const index = await QuantizedEmbeddingIndex.create(options.part ?? DIM, {
     threads: 2,
     firstPass: 32,
-    vectorFile: path.join(dir, `vectors-${options.sealed}-${options.reserve ?? 0}`),
+    ...(options.part ? { prefix: true } : {}),
+    vectorFile: path.join(dir, `vectors-${options.sealed}-${options.reserve ?? 0}-${options.part ?? DIM}`),
     ...(options.sealed ? { sealKey: searchIndexKey(key) } : {}),
   });
   const bulk = index.bulkLoader()!;
@@ -97,6 +98,21 @@ describe('QuantizedEmbeddingIndex.bulkLoader', () => {
       expectSameAnswers(index, exact, probes);
       await index.close();
     }
+  });
+
+  it('with `prefix`, codes the leading part of each stored row on the store’s threads, with the answers of those parts', async () => {
+    const part = 200;
+    const leading = new EmbeddingIndex(part);
+    store.forEachEmbedding(MODEL, (id, e) => leading.add(id, e.subarray(0, part)));
+    const { index, rows } = await bulkLoaded(store, dir, { sealed: true, part });
+    expect(rows).toEqual({ coded: leading.sampleCount, floats: 0 });
+    expect([index.personCount, index.sampleCount]).toEqual([leading.personCount, leading.sampleCount]);
+    expectSameAnswers(
+      index,
+      leading,
+      probes.map((p) => p.subarray(0, part)),
+    );
+    await index.close();
   });
 
   it('adds the batches beyond the rows it reserved itself, and then takes enrollments and deletions as usual', async () => {

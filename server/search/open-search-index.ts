@@ -17,6 +17,8 @@ export interface OpenSearchIndexOptions {
   sealKey?: Buffer;
   /** Float rows also kept in memory up to this many bytes (the index's default otherwise). */
   residentFloatBytes?: number;
+  /** The stored embeddings are longer than `dim`: the index holds their first `dim` values (QuantizedIndexOptions.prefix). */
+  leadingPart?: boolean;
   /**
    * A rebuild's rows coded on the store's threads as they open them (default), or all on the
    * caller's (false: what bench:identify --startup compares it with).
@@ -33,7 +35,7 @@ export interface OpenSearchIndexOptions {
 export function indexFiles(
   dataDir: string,
   modelId: string,
-  options: Pick<OpenSearchIndexOptions, 'sealKey' | 'residentFloatBytes'> & { prefix?: string },
+  options: Pick<OpenSearchIndexOptions, 'sealKey' | 'residentFloatBytes' | 'leadingPart'> & { prefix?: string },
 ) {
   const dir = path.join(dataDir, SEARCH_INDEX_DIR);
   const writable = canWrite(dataDir, dir);
@@ -46,6 +48,7 @@ export function indexFiles(
       ...(writable ? { vectorFile: path.join(dir, `${base}.vectors-${generation++}`) } : {}),
       ...(options.sealKey ? { sealKey: options.sealKey } : {}),
       ...(options.residentFloatBytes !== undefined ? { residentFloatBytes: options.residentFloatBytes } : {}),
+      ...(options.leadingPart ? { prefix: true } : {}),
     }),
     /** Float rows of earlier runs (the live ones are inside the snapshot): never read again. */
     removeVectorFiles: () => {

@@ -266,8 +266,35 @@ describe('QuantizedEmbeddingIndex', () => {
     const index = new QuantizedEmbeddingIndex(8);
     index.add('a', new Float32Array(4));
     index.set('b', [new Float32Array(4)]);
+    index.add('c', new Float32Array(12).fill(1));
     expect(index.personCount).toBe(0);
     expect(index.search(new Float32Array(8).fill(1), 3)).toEqual([]);
+  });
+
+  it('with `prefix`, holds and searches the leading part of longer vectors: the exact top-k of those parts', () => {
+    const dim = 100;
+    const exact = new EmbeddingIndex(dim);
+    const fast = new QuantizedEmbeddingIndex(dim, { prefix: true });
+    const r = rng(7);
+    const tail = () => randomVec(r, 60).map((x) => x * 3);
+    const longer = (v: Float32Array) => {
+      const out = new Float32Array(dim + 60);
+      out.set(v);
+      out.set(tail(), dim);
+      return out;
+    };
+    for (const [id, list] of gallery(5, 2000, dim)) {
+      exact.set(id, list);
+      if (id.endsWith('3')) list.forEach((e, i) => (i ? fast.add(id, longer(e)) : fast.set(id, [longer(e)])));
+      else fast.set(id, list.map(longer));
+    }
+    expect(fast.sampleCount).toBe(exact.sampleCount);
+    for (let i = 0; i < 30; i++) {
+      const probe = randomVec(r, dim);
+      expectSame(fast.search(longer(probe), 10), exact.search(probe, 10));
+      expectSame(fast.search(probe, 10), exact.search(probe, 10));
+    }
+    expect(fast.search(new Float32Array(dim - 1).fill(1), 3)).toEqual([]);
   });
 
   for (const [mode, sealKey] of [

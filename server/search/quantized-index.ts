@@ -67,6 +67,11 @@ export interface QuantizedIndexOptions {
   relaxedSwizzle?: boolean;
   /** Standard deviations of quantisation error a row must be below the k-th exact score to be left out (default 4). */
   margin?: number;
+  /**
+   * Vectors given may be longer than `dim`: the index then holds and searches their first `dim`
+   * values (a descriptor whose leading part is what identification scores, fused-descriptor.ts).
+   */
+  prefix?: boolean;
 }
 
 /** The first pass's rows, the score below which rows were left out, and whether a list was full. */
@@ -271,6 +276,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly shortlistPerHit: number;
   private readonly firstPass: number;
   private readonly margin: number;
+  private readonly prefix: boolean;
   /** The first pass's kernel: 1 the 4-bit rows, 2 the 2-bit fast scan (scanShard's modes). */
   private readonly firstMode: 1 | 2;
   private readonly vectorFile: string | undefined;
@@ -324,6 +330,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     // Unless fixed by the caller, the list may shrink to what the bound needs (small galleries need few rows).
     this.firstPassFloor = options.firstPass ?? 128;
     this.margin = options.margin ?? 4;
+    this.prefix = options.prefix ?? false;
     this.reserve(Math.max(1024, options.capacity ?? 0));
   }
 
@@ -605,6 +612,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
           counters,
           capacity: this.capacity,
           vectorFile: target.file,
+          prefix: this.prefix,
           ...(target.cipher ? { cipher: target.cipher } : {}),
         };
         return { url: pathToFileURL(compiledBeside(import.meta.url, 'bulk-code-sink.js')).href, data };
@@ -636,19 +644,26 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     };
   }
 
+  /** What the index holds of a vector: itself, its first `dim` values (`prefix`), or nothing (another dimension). */
+  private view(v: Float32Array): Float32Array | null {
+    if (v.length === this.dim) return v;
+    return this.prefix && v.length > this.dim ? v.subarray(0, this.dim) : null;
+  }
+
   /** Replaces a person's samples. */
   set(idPersona: string, embeddings: readonly Float32Array[]): void {
     this.remove(idPersona);
-    const list = embeddings.filter((e) => e.length === this.dim);
+    const list = embeddings.map((e) => this.view(e)).filter((e) => e !== null);
     if (list.length === 0) return;
     const slot = this.newSlot(idPersona);
     for (const e of list) this.appendRow(slot, e);
   }
 
   add(idPersona: string, embedding: Float32Array): void {
-    if (embedding.length !== this.dim) return;
+    const v = this.view(embedding);
+    if (!v) return;
     const slot = this.ids().get(idPersona) ?? this.newSlot(idPersona);
-    this.appendRow(slot, embedding);
+    this.appendRow(slot, v);
   }
 
   remove(idPersona: string): void {
@@ -781,8 +796,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   /** The `k` best persons for a probe, best first, optionally leaving one person out. */
   search(probe: Float32Array, k: number, exclude?: string): SearchHit[] {
     const persons = this.personCount;
-    if (k <= 0 || persons === 0 || probe.length !== this.dim) return [];
-    const q = normalize(probe);
+    const viewed = this.view(probe);
+    if (k <= 0 || persons === 0 || !viewed) return [];
+    const q = normalize(viewed);
     const excludeSlot = exclude === undefined ? -1 : (this.ids().get(exclude) ?? -1);
     const wanted = Math.min(k, persons - (excludeSlot >= 0 ? 1 : 0));
     if (wanted <= 0) return [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosine, dot, normalize } from '../../matching/similarity.js';
 import { EMBEDDING_DIM } from './face-model.js';
-import { FUSION_IMPOSTOR_STD, fuseDescriptors } from './fused-descriptor.js';
+import { FUSION_IMPOSTOR_STD, fuseDescriptors, IDENTIFICATION_DIM, identificationView } from './fused-descriptor.js';
 
 const random = (n: number, seed: number) =>
   new Float32Array(n).map((_, i) => (Math.sin(seed * 1000 + i * 12.9898) * 43758.5453) % 1);
@@ -14,6 +14,13 @@ describe('fuseDescriptors', () => {
     );
     expect(v.length).toBe(EMBEDDING_DIM);
     expect(dot(v, v)).toBeCloseTo(1, 6);
+  });
+
+  it('gives identification back the MobileFaceNet descriptor it was made from', () => {
+    const m = normalize(random(192, 11));
+    const part = identificationView(fuseDescriptors(m, random(128, 12)));
+    expect(part.length).toBe(IDENTIFICATION_DIM);
+    expect(dot(part, m)).toBeCloseTo(1, 6);
   });
 
   it('scores two faces as the impostor-weighted mean of the two descriptors’ cosines', () => {

@@ -12,7 +12,7 @@ export const FUSION_IMPOSTOR_STD = { mobileFaceNet: 0.1442, resNet: 0.0355 } as 
  * descriptors: [sqrt(wm) m, sqrt(wr) r / |r|] / sqrt(wm + wr), with w = 1 / impostor std. The
  * cosine of two such vectors is (wm cos_m + wr cos_r) / (wm + wr): an affine map of the sum of the
  * two cosines z-normalised by their impostor spread, the score-level fusion eval:face measured,
- * kept as one vector so the gallery, the 1:N index and the calibration work on it unchanged.
+ * kept as one vector so the gallery, the templates and the calibration work on it unchanged.
  */
 export function fuseDescriptors(mobileFaceNet: Float32Array, resNet: Float32Array): Float32Array {
   const wm = Math.sqrt(1 / FUSION_IMPOSTOR_STD.mobileFaceNet);
@@ -24,28 +24,18 @@ export function fuseDescriptors(mobileFaceNet: Float32Array, resNet: Float32Arra
   return normalize(out);
 }
 
-const MOBILEFACENET_DIM = 192;
-/** A fused vector's first 192 values are its unit MobileFaceNet descriptor times this. */
-const MOBILEFACENET_SHARE = Math.sqrt(
-  1 / FUSION_IMPOSTOR_STD.mobileFaceNet / (1 / FUSION_IMPOSTOR_STD.mobileFaceNet + 1 / FUSION_IMPOSTOR_STD.resNet),
-);
+/** What identification compares of a fused vector: its leading MobileFaceNet part. */
+export const IDENTIFICATION_DIM = 192;
 
 /**
  * Identification (1:N and duplicate search) ranks and decides on the MobileFaceNet part alone.
  * Against a gallery it must keep a stranger's best score under a threshold set for one false match
  * in 100,000 comparisons or fewer, and there the ResNet's impostor tail is heavy (look-alikes score
  * high on it): fused, fewer enrolled people are found at the same share of strangers
- * (docs/face-engine.md). The probe is the fused vector's MobileFaceNet part, unit, with the ResNet
- * part zero: its dot product with a stored fused vector is the MobileFaceNet cosine times a
- * constant, so the index, which holds the fused vectors, ranks by it unchanged.
+ * (docs/face-engine.md). The part is the vector's first 192 values, unit once normalised: the
+ * 1:N index holds just that view of each stored vector (QuantizedIndexOptions.prefix), so it
+ * stays as small and as fast as for MobileFaceNet alone.
  */
-export function identificationProbe(fused: Float32Array): Float32Array {
-  const probe = new Float32Array(fused.length);
-  probe.set(normalize(fused.subarray(0, MOBILEFACENET_DIM)));
-  return probe;
-}
-
-/** The MobileFaceNet cosine behind an index score of an identification probe. */
-export function identificationSimilarity(indexScore: number): number {
-  return indexScore / MOBILEFACENET_SHARE;
+export function identificationView(fused: Float32Array): Float32Array {
+  return normalize(fused.subarray(0, IDENTIFICATION_DIM));
 }

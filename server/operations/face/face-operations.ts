@@ -26,14 +26,13 @@ import { assessPresentation, spoofDecision } from './presentation-attack.js';
 import { ResultCache } from '../result-cache.js';
 
 /**
- * How identification (1:N, duplicate search) scores, where it differs from verification: the probe
- * the index is searched with, the similarity behind an index score, and that similarity's impostor
- * distribution (engines/face/fused-descriptor.ts).
+ * How identification (1:N, duplicate search) scores, where it differs from verification: what it
+ * compares of a stored embedding or a probe (the index holds the same view of the gallery), and the
+ * impostor distribution of that comparison's cosine (engines/face/fused-descriptor.ts).
  */
 export interface IdentificationScoring {
   impostors: ImpostorModel;
-  probe(embedding: Float32Array): Float32Array;
-  similarity(indexScore: number): number;
+  view(embedding: Float32Array): Float32Array;
 }
 
 export interface FaceMatchingPolicy {
@@ -82,8 +81,7 @@ export function faceOperations(deps: {
   });
   const score = (s: number) => scoreOn(s, policy.impostors);
   const { identification } = policy;
-  const identificationConfidence = (indexScore: number) =>
-    confidenceOf(identification.similarity(indexScore), identification.impostors);
+  const identificationConfidence = (s: number) => confidenceOf(s, identification.impostors);
   const identifyThreshold = () =>
     Math.round(identificationThreshold(index.sampleCount, policy.identifyFpir, verifyThreshold) * 10) / 10;
 
@@ -139,8 +137,11 @@ export function faceOperations(deps: {
       const screen = ({ existing: stored, candidates }: ScreenInput): EnrollRefusal | null => {
         if (parametros.duplicateSearch) {
           const threshold = parametros.duplicateThreshold ?? identifyThreshold();
-          const searched = identification.probe(probe);
-          const hit = candidates === 'index' ? index.search(searched, 1, idPersona)[0] : bestOf(candidates, searched, idPersona);
+          const searched = identification.view(probe);
+          const hit =
+            candidates === 'index'
+              ? index.search(searched, 1, idPersona)[0]
+              : bestOf(candidates, searched, idPersona, identification.view);
           if (hit && identificationConfidence(hit.score) >= threshold) {
             log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
             return {
@@ -209,8 +210,8 @@ export function faceOperations(deps: {
       const selection = selectFrames(await analyze(templates.template!, BASE), { onlyMajor: true, impostors: policy.impostors });
       if (!selection.ok) return { status: selection.status, candidates: [], motivo: selection.motivo };
       const candidates = index
-        .search(identification.probe(selection.best.face.embedding!), maxResults)
-        .map((hit) => ({ idPersona: hit.idPersona, ...scoreOn(identification.similarity(hit.score), identification.impostors) }))
+        .search(identification.view(selection.best.face.embedding!), maxResults)
+        .map((hit) => ({ idPersona: hit.idPersona, ...scoreOn(hit.score, identification.impostors) }))
         .filter((c) => c.confidence >= threshold);
       return { status: candidates.length ? 'IDENTIFY_OK' : 'NOT_IDENTIFIED', threshold: round1(threshold), candidates };
     },
@@ -336,17 +337,18 @@ function decodePhoto(text: string): Uint8Array {
   return bytes;
 }
 
-/** The closest of a few persons (best sample each), as the index would rank them. */
+/** The closest of a few persons (best sample each), as the index would rank them (on the same view). */
 function bestOf(
   persons: ReadonlyMap<string, readonly Float32Array[]>,
   probe: Float32Array,
   exclude: string,
+  view: (embedding: Float32Array) => Float32Array,
 ): { idPersona: string; score: number } | undefined {
   let best: { idPersona: string; score: number } | undefined;
   for (const [idPersona, embeddings] of persons) {
     if (idPersona === exclude) continue;
     for (const e of embeddings) {
-      const score = cosine(e, probe);
+      const score = cosine(view(e), probe);
       if (!best || score > best.score) best = { idPersona, score };
     }
   }
