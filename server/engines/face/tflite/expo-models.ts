@@ -25,8 +25,11 @@ async function executorOf(file: string): Promise<TfliteExecutor> {
  * FaceAntiSpoofing.kt, MyUtil.kt); the crops are ours (5-point alignment, detector box).
  */
 export class ExpoFaceModels {
+  /** Read and prepared on first use: where the recognition networks run natively it never is. */
+  private faceNet: Promise<TfliteExecutor> | null = null;
+
   private constructor(
-    private readonly faceNet: TfliteExecutor,
+    private readonly faceNetFile: string,
     private readonly antiSpoof: TfliteExecutor,
   ) {}
 
@@ -34,15 +37,16 @@ export class ExpoFaceModels {
     const dir = path.join(modelsDir, EXPO_MODELS_DIR);
     for (const file of [MOBILEFACENET, ANTISPOOF])
       if (!existsSync(path.join(dir, file))) throw new Error(`Falta el modelo ${path.join(dir, file)}: npm run prepare`);
-    return new ExpoFaceModels(await executorOf(path.join(dir, MOBILEFACENET)), await executorOf(path.join(dir, ANTISPOOF)));
+    return new ExpoFaceModels(path.join(dir, MOBILEFACENET), await executorOf(path.join(dir, ANTISPOOF)));
   }
 
   /**
-   * 192-d embeddings of two 112x112 crops, each L2-normalised: the model's batch is two (the
-   * package runs a face and its mirror image together).
+   * 192-d embeddings of two 112x112 crops, each L2-normalised, on tfjs: the model's batch is two
+   * (the package runs a face and its mirror image together).
    */
   async embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
-    const [out] = await this.faceNet.run([mobileFaceNetInput(a, b)]);
+    this.faceNet ??= executorOf(this.faceNetFile);
+    const [out] = await (await this.faceNet).run([mobileFaceNetInput(a, b)]);
     return splitEmbeddings(out!);
   }
 
@@ -63,7 +67,7 @@ export class ExpoFaceModels {
   }
 
   dispose(): void {
-    this.faceNet.dispose();
+    void this.faceNet?.then((e) => e.dispose());
     this.antiSpoof.dispose();
   }
 }
