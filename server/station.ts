@@ -96,7 +96,7 @@ export async function startStation(config: StationConfig, options: StationOption
           ...(faceConfig.workers > 0 ? { workers: faceConfig.workers } : {}),
           maxQueue: faceConfig.maxQueue,
           warmUp: faceConfig.warmUp,
-          descriptorRuntime: faceConfig.descriptorRuntime,
+          networkRuntime: faceConfig.networkRuntime,
           onEvent: (event, detail) => logger.info({ event, detail }, 'motor facial'),
         })
       : null;

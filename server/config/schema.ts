@@ -43,10 +43,10 @@ export const configSchema = z.strictObject({
           /** Each worker analyses a sample face a few times before it takes requests. */
           warmUp: z.boolean().default(true),
           /**
-           * Where the recognition networks run: onnxruntime's native CPU kernels, tfjs's WASM
-           * backend, or native where its binary loads (the descriptors are the same).
+           * Where the networks (recognition, and Human's detector, mesh and iris) run: onnxruntime's
+           * native CPU kernels, tfjs's WASM backend, or native where its binary loads (same results).
            */
-          descriptorRuntime: z.enum(['auto', 'native', 'wasm']).default('auto'),
+          networkRuntime: z.enum(['auto', 'native', 'wasm']).default('auto'),
         })
         .prefault({}),
       document: z

@@ -5,7 +5,7 @@ import { packageRoot } from '../../version.js';
 import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
 import { FACE_MODEL_ID } from './face-model.js';
 import { onnxRuntime } from '../onnx/onnx-session.js';
-import type { DescriptorRuntimeSetting } from './native/descriptor-nets.js';
+import type { NetworkRuntimeSetting } from './native/descriptor-nets.js';
 import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } from './types.js';
 
 export interface FaceEngineOptions {
@@ -17,7 +17,7 @@ export interface FaceEngineOptions {
   /** Warm each worker up before it reports ready (worker/warm-up-face.ts); true by default. */
   warmUp?: boolean;
   /** Where MobileFaceNet and face-api's ResNet run (native/descriptor-nets.ts); `auto` by default. */
-  descriptorRuntime?: DescriptorRuntimeSetting;
+  networkRuntime?: NetworkRuntimeSetting;
   onEvent?: (event: string, detail?: unknown) => void;
 }
 
@@ -39,13 +39,13 @@ export class FaceEngine {
     // onnxruntime-node's addon, once every worker that loaded it has ended, no longer loads in a
     // new one ("Module did not self-register"): a replaced or restarted worker would fall back to
     // WASM. Loaded here too, it stays loaded for the process's life.
-    if (options.descriptorRuntime !== 'wasm') onnxRuntime();
+    if (options.networkRuntime !== 'wasm') onnxRuntime();
     const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
       script: workerScript(import.meta.url, 'face-worker'),
       workerData: {
         modelsDir: options.modelsDir,
         warmUp: options.warmUp ?? true,
-        descriptorRuntime: options.descriptorRuntime ?? 'auto',
+        networkRuntime: options.networkRuntime ?? 'auto',
       },
       size,
       maxQueue: options.maxQueue ?? size * 8,

@@ -2,7 +2,7 @@
 
 import type { Box, Point } from '../../imaging/shapes.js';
 import type { WarmUpReport } from '../warm-up.js';
-import type { DescriptorRuntime } from './native/descriptor-nets.js';
+import type { NetworkRuntime } from './native/descriptor-nets.js';
 
 export type { Box, Point };
 
@@ -142,6 +142,8 @@ export type WorkerStatus =
       modelId: string;
       warmUp: WarmUpReport;
       /** Where the recognition networks run, and why not natively when `auto` fell back. */
-      descriptors: { runtime: DescriptorRuntime; fallbackReason: string | null };
+      descriptors: { runtime: NetworkRuntime; fallbackReason: string | null };
+      /** The same for Human's detector, mesh and iris networks. */
+      detector: { runtime: NetworkRuntime; fallbackReason: string | null };
     }
   | { type: 'failed'; error: string };

@@ -20,6 +20,15 @@ export function onnxRuntime(): { ort: typeof Ort } | { error: string } {
   return loaded;
 }
 
+const SESSION_OPTIONS = {
+  executionProviders: ['cpu'],
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+  logSeverityLevel: 3,
+} satisfies Ort.InferenceSession.SessionOptions;
+
 /**
  * One network on onnxruntime's CPU provider: one input, one output, float32. One intra-op thread:
  * the engine runs one worker thread per core, and each request's networks stay on its thread.
@@ -33,14 +42,7 @@ export class NativeModel {
   static async create(model: Uint8Array): Promise<NativeModel> {
     const runtime = onnxRuntime();
     if ('error' in runtime) throw new Error(`onnxruntime-node no cargó: ${runtime.error}`);
-    const session = await runtime.ort.InferenceSession.create(model, {
-      executionProviders: ['cpu'],
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-      logSeverityLevel: 3,
-    });
+    const session = await runtime.ort.InferenceSession.create(model, SESSION_OPTIONS);
     return new NativeModel(runtime.ort, session);
   }
 
@@ -59,5 +61,60 @@ export class NativeModel {
 
   async dispose(): Promise<void> {
     await this.session.release();
+  }
+}
+
+/** onnxruntime-node's own session wrap: synchronous, as its binding.d.ts documents. */
+interface BindingSession {
+  loadModel(buffer: ArrayBuffer, byteOffset: number, byteLength: number, options: Ort.InferenceSession.SessionOptions): void;
+  readonly outputMetadata: { name: string }[];
+  run(feeds: Record<string, Ort.Tensor>, fetches: Record<string, null>, options: object): Record<string, Ort.Tensor>;
+  dispose(): void;
+}
+
+/**
+ * A network with any number of outputs, run synchronously on the calling thread: for callers that
+ * need the result before returning (a tfjs GraphModel's `execute`, which Human calls inline).
+ * onnxruntime-node's public session only runs through a promise; its binding runs in place.
+ */
+export class SyncNativeGraph {
+  private constructor(
+    private readonly ort: typeof Ort,
+    private readonly session: BindingSession,
+    readonly outputNames: string[],
+  ) {}
+
+  static create(model: Uint8Array): SyncNativeGraph {
+    const runtime = onnxRuntime();
+    if ('error' in runtime) throw new Error(`onnxruntime-node no cargó: ${runtime.error}`);
+    const { binding, initOrt } = require('onnxruntime-node/dist/binding') as {
+      binding: { InferenceSession: new () => BindingSession };
+      initOrt: () => void;
+    };
+    initOrt();
+    const session = new binding.InferenceSession();
+    session.loadModel(model.buffer as ArrayBuffer, model.byteOffset, model.byteLength, SESSION_OPTIONS);
+    return new SyncNativeGraph(
+      runtime.ort,
+      session,
+      session.outputMetadata.map((m) => m.name),
+    );
+  }
+
+  /** Every output, in the graph's order. */
+  run(input: Float32Array, dims: number[]): { data: Float32Array; dims: number[] }[] {
+    const result = this.session.run(
+      { input: new this.ort.Tensor('float32', input, dims) },
+      Object.fromEntries(this.outputNames.map((n) => [n, null])),
+      {},
+    );
+    return this.outputNames.map((n) => {
+      const t = result[n]!;
+      return { data: t.data as Float32Array, dims: [...t.dims] };
+    });
+  }
+
+  dispose(): void {
+    this.session.dispose();
   }
 }

@@ -86,8 +86,8 @@ export interface OnnxInitializer {
 
 export interface OnnxValue {
   name: string;
-  /** A string is a symbolic dimension (the batch). */
-  dims: (number | string)[];
+  /** A string is a symbolic dimension (the batch); no dims leaves the shape to onnxruntime's inference. */
+  dims?: (number | string)[];
 }
 
 export interface OnnxGraph {
@@ -121,9 +121,12 @@ function initializer(t: OnnxInitializer): Message {
 }
 
 function valueInfo(v: OnnxValue): Message {
-  const shape = new Message();
-  for (const d of v.dims) shape.message(1, typeof d === 'string' ? new Message().bytes(2, d) : new Message().int(1, d));
-  const tensorType = new Message().int(1, FLOAT).message(2, shape);
+  const tensorType = new Message().int(1, FLOAT);
+  if (v.dims) {
+    const shape = new Message();
+    for (const d of v.dims) shape.message(1, typeof d === 'string' ? new Message().bytes(2, d) : new Message().int(1, d));
+    tensorType.message(2, shape);
+  }
   return new Message().bytes(1, v.name).message(2, new Message().message(1, tensorType));
 }
 

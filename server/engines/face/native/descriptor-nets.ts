@@ -8,12 +8,12 @@ import { faceApiResNetToOnnx, RESNET_INPUT } from './faceapi-resnet-onnx.js';
 import { tfliteToOnnx } from './tflite-onnx.js';
 
 /** Where the recognition networks run: onnxruntime's native CPU kernels, or tfjs's WASM backend. */
-export type DescriptorRuntime = 'native' | 'wasm';
-export type DescriptorRuntimeSetting = DescriptorRuntime | 'auto';
+export type NetworkRuntime = 'native' | 'wasm';
+export type NetworkRuntimeSetting = NetworkRuntime | 'auto';
 
 /** The two recognition networks of a face: MobileFaceNet (the stored descriptor) and face-api's ResNet. */
 export interface DescriptorNets {
-  readonly runtime: DescriptorRuntime;
+  readonly runtime: NetworkRuntime;
   /** Why `auto` fell back to WASM, if it did. */
   readonly fallbackReason: string | null;
   /** MobileFaceNet's embeddings of two 112x112 RGB crops, each L2-normalised. */
@@ -90,7 +90,7 @@ class NativeDescriptorNets implements DescriptorNets {
  * loads and falls back to WASM otherwise (logged by the worker): the descriptors are the same.
  */
 export async function loadDescriptorNets(
-  setting: DescriptorRuntimeSetting,
+  setting: NetworkRuntimeSetting,
   modelsDir: string,
   expo: ExpoFaceModels,
   faceapi: FaceApi,

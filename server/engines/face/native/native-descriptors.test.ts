@@ -5,7 +5,7 @@ import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
 import { NativeModel } from '../../onnx/onnx-session.js';
 import { cosine } from '../../../matching/similarity.js';
 import { packageRoot } from '../../../version.js';
-import { MATCHING_ANALYSIS } from '../analyze-options.js';
+import { FULL_ANALYSIS, MATCHING_ANALYSIS } from '../analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
 import { FACEAPI_MODEL_ID } from '../face-model.js';
 import { EXPO_MODELS_DIR } from '../tflite/expo-models.js';
@@ -46,20 +46,25 @@ describe('ONNX writer', () => {
   });
 });
 
-// The station's recognition networks on onnxruntime give the descriptors they give on WASM, on
-// real photos through the whole pipeline: the gallery's samples stay comparable across runtimes.
-describe('recognition networks on onnxruntime', () => {
+// The station's networks on onnxruntime give what they give on WASM, on real photos through the
+// whole pipeline: the same face, points and pose, and descriptors the gallery's samples match.
+describe('face networks on onnxruntime', () => {
   const engines: Partial<Record<'native' | 'wasm', FaceEngine>> = {};
   const runtimes: string[] = [];
+  const detectors: string[] = [];
   beforeAll(async () => {
     for (const runtime of ['native', 'wasm'] as const) {
       engines[runtime] = FaceEngine.start({
         modelsDir: defaultModelsDir(),
         workers: 1,
         warmUp: false,
-        descriptorRuntime: runtime,
-        onEvent: (event, detail) =>
-          event === 'worker-ready' && runtimes.push((detail as { descriptors: { runtime: string } }).descriptors.runtime),
+        networkRuntime: runtime,
+        onEvent: (event, detail) => {
+          if (event !== 'worker-ready') return;
+          const ready = detail as { descriptors: { runtime: string }; detector: { runtime: string } };
+          runtimes.push(ready.descriptors.runtime);
+          detectors.push(ready.detector.runtime);
+        },
       });
     }
     await Promise.all(Object.values(engines).map((e) => e.ready()));
@@ -70,7 +75,32 @@ describe('recognition networks on onnxruntime', () => {
 
   it('reports where they run', () => {
     expect(runtimes.sort()).toEqual(['native', 'wasm']);
+    expect(detectors.sort()).toEqual(['native', 'wasm']);
   });
+
+  it.each(['fr-obama.jpg', 'human-stock-emotions-a-1.jpg', 'fr-two_people.jpg'])(
+    "Human's detector, mesh and irises find the same faces, points and pose as on WASM in %s",
+    async (file) => {
+      const analyze = (runtime: 'native' | 'wasm') => engines[runtime]!.analyzeImage(photo(file), FULL_ANALYSIS);
+      const [native, wasm] = [await analyze('native'), await analyze('wasm')];
+      expect(native.faces.length).toBe(wasm.faces.length);
+      native.faces.forEach((f, i) => {
+        const w = wasm.faces[i]!;
+        for (const k of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(f.box[k] - w.box[k])).toBeLessThanOrEqual(1);
+        expect(f.score).toBeCloseTo(w.score, 3);
+      });
+      const [a, b] = [native.major, wasm.major];
+      expect(a == null).toBe(b == null);
+      if (!a || !b) return;
+      for (const k of ['leftEye', 'rightEye', 'noseTip'] as const) {
+        expect(Math.abs(a[k][0] - b[k][0])).toBeLessThan(0.5);
+        expect(Math.abs(a[k][1] - b[k][1])).toBeLessThan(0.5);
+      }
+      for (const k of ['yaw', 'pitch', 'roll'] as const) expect(Math.abs(a[k] - b[k])).toBeLessThan(0.5);
+      for (const k of ['leftEyeOpenness', 'rightEyeOpenness', 'mouthOpenness'] as const) expect(a[k]).toBeCloseTo(b[k], 3);
+    },
+    60_000,
+  );
 
   it.each(['fr-obama.jpg', 'fr-kit_harington2.jpg', 'human-stock-emotions-a-1.jpg'])(
     'MobileFaceNet and the ResNet agree with WASM on %s',

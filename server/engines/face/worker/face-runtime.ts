@@ -21,7 +21,13 @@ import {
 } from '../face-model.js';
 import { fuseDescriptors } from '../fused-descriptor.js';
 import { fivePoints, meshFivePoints } from '../tflite/align.js';
-import { loadDescriptorNets, type DescriptorNets, type DescriptorRuntimeSetting } from '../native/descriptor-nets.js';
+import {
+  loadDescriptorNets,
+  type DescriptorNets,
+  type NetworkRuntime,
+  type NetworkRuntimeSetting,
+} from '../native/descriptor-nets.js';
+import { runHumanGraphsNatively } from '../native/human-graphs.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
 import { landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
@@ -41,6 +47,8 @@ export { FACE_MODEL_ID } from '../face-model.js';
 
 type Decoded = RgbImage;
 
+const REUSED_FRAME_VALUES = 1920 * 1080 * 3;
+
 /**
  * One thread's face models: Human (blazeface, mesh, iris, emotion, antispoof, liveness) finds
  * and describes faces; face-api's 68 landmarks (with the mesh) place the ArcFace 5-point crops
@@ -55,9 +63,11 @@ export class FaceRuntime {
     private readonly expo: ExpoFaceModels,
     /** MobileFaceNet and face-api's ResNet, natively where onnxruntime loads. */
     readonly descriptors: DescriptorNets,
+    /** Where Human's detector, mesh and iris networks run. */
+    readonly detector: { runtime: NetworkRuntime; fallbackReason: string | null },
   ) {}
 
-  static async load(modelsDir: string, descriptorRuntime: DescriptorRuntimeSetting = 'auto'): Promise<FaceRuntime> {
+  static async load(modelsDir: string, networkRuntime: NetworkRuntimeSetting = 'auto'): Promise<FaceRuntime> {
     installFileModelRouter();
     const { Human } = loadHumanModule();
     const human = new Human({
@@ -96,7 +106,24 @@ export class FaceRuntime {
     await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
     await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
     const expo = await ExpoFaceModels.load(modelsDir);
-    return new FaceRuntime(human, faceapi, expo, await loadDescriptorNets(descriptorRuntime, modelsDir, expo, faceapi));
+    const descriptors = await loadDescriptorNets(networkRuntime, modelsDir, expo, faceapi);
+    return new FaceRuntime(human, faceapi, expo, descriptors, detectorOnRuntime(human, networkRuntime, descriptors));
+  }
+
+  private int32Scratch = new Int32Array(0);
+
+  /**
+   * The frame's bytes as int32 in one buffer kept across frames: tfjs copies a new tensor's values
+   * into WASM memory at once, and a fresh array each frame (four bytes a channel) was most of the
+   * garbage a request left, which the collector then paid for beside the worker.
+   */
+  private int32Copy(bytes: Uint8Array): Int32Array {
+    // Kept up to a 1080p camera frame; a larger photo gets its own array rather than pinning more.
+    if (bytes.length > REUSED_FRAME_VALUES) return Int32Array.from(bytes);
+    if (this.int32Scratch.length < bytes.length) this.int32Scratch = new Int32Array(bytes.length);
+    const view = this.int32Scratch.subarray(0, bytes.length);
+    view.set(bytes);
+    return view;
   }
 
   async analyze(image: Uint8Array, options: AnalyzeOptions): Promise<FrameAnalysis> {
@@ -114,7 +141,7 @@ export class FaceRuntime {
     const work = clip > 0 ? applyLuma(frame.rgb, luma.data, claheMapping(luma, clip)) : frame.rgb;
     lap('decode');
 
-    const input = tf.tensor4d(work, [1, frame.height, frame.width, 3], 'int32');
+    const input = tf.tensor4d(this.int32Copy(work), [1, frame.height, frame.width, 3], 'int32');
     let humanFaces: HumanFace[];
     try {
       // Models an operation does not need are switched off per call: a disabled detector costs no time.
@@ -374,4 +401,24 @@ async function portraitOf(frame: Decoded, rightEye: Point, leftEye: Point, scale
   // Outside the frame: a neutral grey, as a photographer's backdrop.
   const rgb = warpPerspective(frame.rgb, frame.width, frame.height, rotatedBoxToSource(box, angle, outW, outH), outW, outH, 200);
   return jpeg(rgb, outW, outH, 88);
+}
+
+/**
+ * Human's detector, mesh and iris networks natively when the descriptors run natively (so
+ * onnxruntime loaded), on WASM otherwise; `auto` keeps WASM if a graph cannot be built, and says why.
+ */
+function detectorOnRuntime(
+  human: HumanInstance,
+  setting: NetworkRuntimeSetting,
+  descriptors: DescriptorNets,
+): { runtime: NetworkRuntime; fallbackReason: string | null } {
+  if (setting === 'wasm') return { runtime: 'wasm', fallbackReason: null };
+  if (descriptors.runtime === 'wasm') return { runtime: 'wasm', fallbackReason: descriptors.fallbackReason };
+  try {
+    runHumanGraphsNatively(human.models.models);
+    return { runtime: 'native', fallbackReason: null };
+  } catch (error) {
+    if (setting === 'native') throw error;
+    return { runtime: 'wasm', fallbackReason: (error as Error).message };
+  }
 }

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
 import { ImageDecodeError } from '../../../imaging/decode-image.js';
-import type { DescriptorRuntimeSetting } from '../native/descriptor-nets.js';
+import type { NetworkRuntimeSetting } from '../native/descriptor-nets.js';
 import { FACE_MODEL_ID, FaceRuntime } from './face-runtime.js';
 import { FACE_WARM_UP_RUNS, warmUpFace } from './warm-up-face.js';
 
@@ -10,15 +10,15 @@ const port = parentPort!;
 const {
   modelsDir,
   warmUp: warm,
-  descriptorRuntime,
+  networkRuntime,
 } = workerData as {
   modelsDir: string;
   warmUp: boolean;
-  descriptorRuntime: DescriptorRuntimeSetting;
+  networkRuntime: NetworkRuntimeSetting;
 };
 
 try {
-  const runtime = await FaceRuntime.load(modelsDir, descriptorRuntime);
+  const runtime = await FaceRuntime.load(modelsDir, networkRuntime);
   const warmedUp = await warmUpFace(runtime, modelsDir, warm ? FACE_WARM_UP_RUNS : 0);
   port.on('message', (request: WorkerRequest) => {
     if (request.type === 'crash') process.exit(70); // fault injection for the pool's tests
@@ -41,6 +41,7 @@ try {
     modelId: FACE_MODEL_ID,
     warmUp: warmedUp,
     descriptors: { runtime: where, fallbackReason },
+    detector: runtime.detector,
   } satisfies WorkerStatus);
 } catch (error) {
   port.postMessage({ type: 'failed', error: (error as Error).message } satisfies WorkerStatus);

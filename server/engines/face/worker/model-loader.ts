@@ -73,6 +73,8 @@ export interface HumanInstance {
   load(): Promise<void>;
   detect(input: tf.Tensor, config?: Record<string, unknown>): Promise<{ face: HumanFace[]; error?: string | null }>;
   config: { face: Record<string, unknown> };
+  /** The loaded networks by name (tfjs GraphModels). */
+  models: { models: Record<string, unknown> };
 }
 
 export interface FaceApi {

@@ -1,0 +1,80 @@
+import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
+import { SyncNativeGraph } from '../../onnx/onnx-session.js';
+import { tf } from '../worker/model-loader.js';
+import { tfjsGraphToOnnx, type TfGraphNode } from './tfjs-graph-onnx.js';
+
+/** Human's networks that find a face and place its mesh and irises: most of a frame's detection time. */
+export const NATIVE_HUMAN_GRAPHS = ['blazeface', 'facemesh', 'iris'] as const;
+
+type Inputs = tf.Tensor | tf.Tensor[] | Record<string, tf.Tensor>;
+
+/** What this module reads and replaces of a loaded tfjs-converter GraphModel. */
+interface LoadedGraphModel {
+  artifacts?: { modelTopology?: { node?: TfGraphNode[] } };
+  weights: Record<string, tf.Tensor[]>;
+  outputNodes: string[];
+  signature?: { outputs?: Record<string, { name?: string }> };
+  execute(inputs: Inputs, outputs?: string | string[]): tf.Tensor | tf.Tensor[];
+  executeAsync(inputs: Inputs, outputs?: string | string[]): Promise<tf.Tensor | tf.Tensor[]>;
+  predict(inputs: Inputs): tf.Tensor | tf.Tensor[];
+}
+
+/**
+ * Runs Human's detector, mesh and iris networks on onnxruntime in place of tfjs's WASM kernels:
+ * each loaded GraphModel's `execute` (which Human calls inline) is replaced by a synchronous native
+ * run of the same graph, built from the model's own topology and loaded weights. Human's pre- and
+ * post-processing (anchors, crops, rotation, non-max suppression) is untouched.
+ */
+export function runHumanGraphsNatively(models: Record<string, unknown>): void {
+  for (const key of NATIVE_HUMAN_GRAPHS) {
+    const model = models[key] as LoadedGraphModel | null | undefined;
+    if (!model) throw new Error(`Human: el modelo ${key} no está cargado`);
+    replaceExecution(model, key);
+  }
+}
+
+function replaceExecution(model: LoadedGraphModel, key: string): void {
+  const topology = model.artifacts?.modelTopology?.node;
+  if (!topology) throw new Error(`Human: ${key} no conserva su topología`);
+  // tfjs names an output by its signature key where the model has one, by node otherwise.
+  const nodeOf = (ref: string) => (model.signature?.outputs?.[ref]?.name ?? ref).replace(/:0$/, '');
+  const order = model.outputNodes.map(nodeOf);
+  const graph = tfjsGraphToOnnx(
+    topology,
+    (name) => {
+      const t = model.weights[name]?.[0];
+      return t ? { shape: t.shape, data: t.dataSync() as Float32Array | Int32Array } : undefined;
+    },
+    order,
+  );
+  const session = SyncNativeGraph.create(encodeOnnxModel(graph));
+
+  const execute = (inputs: Inputs, outputs?: string | string[]): tf.Tensor | tf.Tensor[] => {
+    const x = inputs instanceof tf.Tensor ? inputs : Object.values(inputs)[0];
+    if (!x || (!(inputs instanceof tf.Tensor) && Object.values(inputs).length !== 1))
+      throw new Error(`Human: ${key} takes one input`);
+    const results = session.run(valuesOf(x), x.shape);
+    const wanted = outputs === undefined ? order : (Array.isArray(outputs) ? outputs : [outputs]).map(nodeOf);
+    const tensors = wanted.map((name) => {
+      const at = order.indexOf(name);
+      if (at < 0) throw new Error(`Human: ${key} has no output ${name}`);
+      return tf.tensor(results[at]!.data, results[at]!.dims, 'float32');
+    });
+    // GraphModel.execute's contract: one tensor for one output, an array otherwise.
+    return tensors.length > 1 ? tensors : tensors[0]!;
+  };
+  model.execute = execute;
+  model.predict = (inputs) => execute(inputs);
+  model.executeAsync = async (inputs, outputs) => execute(inputs, outputs);
+}
+
+/**
+ * A float tensor's values where the WASM backend keeps them, read in place: a copy would cost a
+ * frame's worth of garbage per network per request, which the worker's collector then pays for.
+ */
+function valuesOf(x: tf.Tensor): Float32Array {
+  const backend = tf.backend() as { typedArrayFromHeap?: (t: tf.Tensor) => Float32Array };
+  if (x.dtype === 'float32' && typeof backend.typedArrayFromHeap === 'function') return backend.typedArrayFromHeap(x);
+  const values = x.dataSync();
+  return values instanceof Float32Array ? values : Float32Array.from(values);
+}
