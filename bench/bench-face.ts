@@ -17,6 +17,8 @@ const CONCURRENT_REQUESTS = Number(process.env.BENCH_CONCURRENT ?? 40);
 // One worker and two alternate this many times per operation: a 2-core VM's speed drifts between
 // runs by more than the ratio's own spread, and adjacent pairs cancel most of the drift.
 const PAIRS = Number(process.env.BENCH_THROUGHPUT_PAIRS ?? 3);
+// Requests each worker serves on an operation before its throughput is timed (see below).
+const WARM_UP_PER_WORKER = Number(process.env.BENCH_WARM_UP_PER_WORKER ?? 60);
 
 const fixtures = {
   '1 rostro 640x480': readFileSync(path.join(packageRoot(), 'test', 'fixtures', 'video', 'live-0.jpg')),
@@ -90,7 +92,7 @@ const startupRows = await measureStartup(
   bodyFor('extractFace', await template(fixtures['1 rostro 640x480']), 0),
 );
 
-const two = await benchStation();
+const two = await benchStation({ engines: { face: { enabled: true, workers: 2, maxQueue: 64 } } });
 const one = await benchStation({ engines: { face: { enabled: true, workers: 1, maxQueue: 64 } } });
 try {
   for (const s of [one, two]) {
@@ -119,8 +121,14 @@ try {
     for (const op of OPS) {
       const lat = await latency(two, op, tpl);
       // The latency loop above ran on one worker only (the pool hands a lone request to its first
-      // free worker): give every worker of both stations this operation's path before timing them.
-      for (const s of [one, two]) await throughput(s, op, tpl, 4, 8);
+      // free worker). Each worker is its own V8 isolate that compiles and tiers up its hot code on
+      // its own, and a few requests leave it far from the steady state of a station serving all
+      // day: bring every worker of both stations there on this operation before timing them.
+      for (const [s, workers] of [
+        [one, 1],
+        [two, 2],
+      ] as const)
+        await throughput(s, op, tpl, 4, WARM_UP_PER_WORKER * workers);
       const pairs: { one: Throughput; two: Throughput }[] = [];
       for (let i = 0; i < PAIRS; i++)
         pairs.push({ one: await throughput(one, op, tpl, 4), two: await throughput(two, op, tpl, 4) });
