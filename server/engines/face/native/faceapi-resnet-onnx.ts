@@ -1,4 +1,5 @@
-import type { OnnxGraph, OnnxInitializer, OnnxNode } from '../../onnx/onnx-writer.js';
+import { OnnxGraphBuilder } from '../../onnx/graph-builder.js';
+import type { OnnxGraph } from '../../onnx/onnx-writer.js';
 
 /** A weight of face-api's network by its path (`conv32_1/conv1/conv/filters`), dequantized. */
 export type WeightOf = (path: string) => { shape: number[]; data: Float32Array };
@@ -15,20 +16,9 @@ const MEAN_RGB = [122.782, 117.001, 104.298];
  * NHWC float pixels 0-255 already resized to 150x150 (toBatchTensor's work), any batch.
  */
 export function faceApiResNetToOnnx(weight: WeightOf): OnnxGraph {
-  const nodes: OnnxNode[] = [];
-  const initializers: OnnxInitializer[] = [];
-  let n = 0;
-  const fresh = (prefix: string) => `${prefix}_${n++}`;
-  const init = (prefix: string, dims: number[], values: Float32Array | number[]) => {
-    const name = fresh(prefix);
-    initializers.push({ name, dims, values });
-    return name;
-  };
-  const node = (op: string, inputs: string[], attributes?: OnnxNode['attributes']) => {
-    const out = fresh(op);
-    nodes.push({ op, inputs, outputs: [out], ...(attributes ? { attributes } : {}) });
-    return out;
-  };
+  const g = new OnnxGraphBuilder();
+  const init = g.constant.bind(g);
+  const node = g.op.bind(g);
 
   interface Map4 {
     name: string;
@@ -97,10 +87,10 @@ export function faceApiResNetToOnnx(weight: WeightOf): OnnxGraph {
   x = residualDown(x, 'conv256_down_out');
   const flat = node('Reshape', [node('GlobalAveragePool', [x.name]), init('shape', [2], [-1, x.channels])]);
   const fc = weight('fc');
-  nodes.push({ op: 'MatMul', inputs: [flat, init('fc', fc.shape, fc.data)], outputs: ['output'] });
+  g.nodes.push({ op: 'MatMul', inputs: [flat, init('fc', fc.shape, fc.data)], outputs: ['output'] });
   return {
-    nodes,
-    initializers,
+    nodes: g.nodes,
+    initializers: g.initializers,
     inputs: [{ name: 'input', dims: ['batch', RESNET_INPUT, RESNET_INPUT, 3] }],
     outputs: [{ name: 'output', dims: ['batch', fc.shape[1]!] }],
   };

@@ -7,7 +7,8 @@ import { SyncNativeGraph } from '../../onnx/onnx-session.js';
 import { packageRoot } from '../../../version.js';
 import { defaultModelsDir } from '../face-engine.js';
 import { FaceRuntime } from '../worker/face-runtime.js';
-import { tf } from '../worker/model-loader.js';
+import { tf, type FaceApi } from '../worker/model-loader.js';
+import { runFaceApiLandmarksNatively } from './faceapi-landmarks.js';
 import { NATIVE_HUMAN_GRAPHS, runHumanGraphsNatively } from './human-graphs.js';
 import { tfjsGraphToOnnx, type TfGraphNode } from './tfjs-graph-onnx.js';
 
@@ -125,7 +126,7 @@ describe('tfjs graph to ONNX', () => {
   });
 });
 
-describe("Human's detector, mesh and iris networks on onnxruntime", () => {
+describe('the networks that find and place a face, on onnxruntime', () => {
   it('give what tfjs gives on a real photo, output for output', async () => {
     const runtime = await FaceRuntime.load(defaultModelsDir(), 'wasm');
     const models = (
@@ -149,7 +150,15 @@ describe("Human's detector, mesh and iris networks on onnxruntime", () => {
       return (Array.isArray(out) ? out : [out]).map((t) => ({ shape: t.shape, data: t.dataSync().slice() }));
     };
     const onWasm = NATIVE_HUMAN_GRAPHS.map(run);
+    const faceapi = (runtime as unknown as { faceapi: FaceApi }).faceapi;
+    const face = tf.tidy(() => tf.squeeze(tf.cast(tf.mul(inputs.facemesh, 255), 'int32'), [0]) as tf.Tensor3D);
+    const landmarks = async () =>
+      (await faceapi.nets.faceLandmark68Net.detectLandmarks(face)).positions.flatMap((p) => [p.x, p.y]);
+    const landmarksOnWasm = await landmarks();
     runHumanGraphsNatively(models);
+    runFaceApiLandmarksNatively(faceapi);
+    // face-api's 68 points on a 192-pixel face, as its own pre- and post-processing place them.
+    expect(maxDiff(await landmarks(), landmarksOnWasm)).toBeLessThan(1e-3);
     NATIVE_HUMAN_GRAPHS.forEach((k, i) => {
       const native = run(k);
       expect(native.length).toBe(onWasm[i]!.length);

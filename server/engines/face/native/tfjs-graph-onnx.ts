@@ -1,4 +1,5 @@
-import type { AttributeValue, OnnxGraph, OnnxInitializer, OnnxNode } from '../../onnx/onnx-writer.js';
+import { OnnxGraphBuilder, onnxFilter } from '../../onnx/graph-builder.js';
+import type { AttributeValue, OnnxGraph } from '../../onnx/onnx-writer.js';
 
 /** One node of a tfjs graph model's topology (model.json's `modelTopology.node`). */
 export interface TfGraphNode {
@@ -35,20 +36,10 @@ const NHWC_TO_NCHW_AXIS = [0, 2, 3, 1];
  */
 export function tfjsGraphToOnnx(topology: TfGraphNode[], constant: ConstantOf, outputs: string[]): OnnxGraph {
   const byName = new Map(topology.map((n) => [n.name, n]));
-  const nodes: OnnxNode[] = [];
-  const initializers: OnnxInitializer[] = [];
+  const g = new OnnxGraphBuilder();
   const values = new Map<string, Value>();
-  let fresh = 0;
-  const init = (prefix: string, dims: number[], data: Float32Array | number[]) => {
-    const name = `${prefix}_${fresh++}`;
-    initializers.push({ name, dims, values: data });
-    return name;
-  };
-  const emit = (op: string, inputs: string[], attributes?: OnnxNode['attributes']) => {
-    const out = `${op}_${fresh++}`;
-    nodes.push({ op, inputs, outputs: [out], ...(attributes ? { attributes } : {}) });
-    return out;
-  };
+  const init = g.constant.bind(g);
+  const emit = g.op.bind(g);
   const refuse = (node: TfGraphNode, why: string): never => {
     throw new Error(`tfjs→ONNX: ${node.op} ${node.name}: ${why}`);
   };
@@ -148,22 +139,13 @@ export function tfjsGraphToOnnx(topology: TfGraphNode[], constant: ConstantOf, o
     const attr = node.attr ?? {};
     const x = valueOf(args[0]!);
     const filter = constOf(node, args[1]!);
-    const [kh, kw, ci, co] = filter.shape as [number, number, number, number];
-    const f = filter.data as Float32Array;
+    const [kh, kw, ci] = filter.shape as [number, number, number, number];
     const s = ints(attr.strides);
     const d = attr.dilations ? ints(attr.dilations) : [1, 1, 1, 1];
     if (s[0] !== 1 || s[3] !== 1 || d[0] !== 1 || d[3] !== 1) refuse(node, 'stride or dilation over batch or channels');
     const depthwise = node.op === 'DepthwiseConv2dNative';
-    const weights = new Float32Array(f.length);
-    // TensorFlow's [h, w, in, out] (depthwise: [h, w, in, multiplier]) to ONNX's [out, in/group, h, w].
-    for (let y = 0; y < kh; y++)
-      for (let xx = 0; xx < kw; xx++)
-        for (let i = 0; i < ci; i++)
-          for (let o = 0; o < co; o++) {
-            const at = depthwise ? ((i * co + o) * kh + y) * kw + xx : ((o * ci + i) * kh + y) * kw + xx;
-            weights[at] = f[((y * kw + xx) * ci + i) * co + o]!;
-          }
-    const inputs = [x.name, init('w', depthwise ? [ci * co, 1, kh, kw] : [co, ci, kh, kw], weights)];
+    const w = onnxFilter(filter.data, filter.shape, depthwise);
+    const inputs = [x.name, init('w', w.dims, w.values)];
     let activation: string | null = null;
     if (node.op === '_FusedConv2D') {
       const fused = (attr.fused_ops?.list?.s ?? []).map((v) => Buffer.from(v, 'base64').toString('utf8'));
@@ -205,12 +187,12 @@ export function tfjsGraphToOnnx(topology: TfGraphNode[], constant: ConstantOf, o
 
   const results = outputs.map((ref, i) => {
     const name = `output${i}`;
-    nodes.push({ op: 'Identity', inputs: [inTfOrder(valueOf(ref))], outputs: [name] });
+    g.nodes.push({ op: 'Identity', inputs: [inTfOrder(valueOf(ref))], outputs: [name] });
     return name;
   });
   return {
-    nodes,
-    initializers,
+    nodes: g.nodes,
+    initializers: g.initializers,
     inputs: [{ name: 'input', dims: inputShape.map((d, i) => (i === 0 || d < 0 ? 'batch' : d)) }],
     // Output shapes are left to onnxruntime's inference: only their names are declared.
     outputs: results.map((name) => ({ name })),

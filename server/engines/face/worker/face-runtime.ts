@@ -27,6 +27,7 @@ import {
   type NetworkRuntime,
   type NetworkRuntimeSetting,
 } from '../native/descriptor-nets.js';
+import { runFaceApiLandmarksNatively } from '../native/faceapi-landmarks.js';
 import { runHumanGraphsNatively } from '../native/human-graphs.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
 import { landmarksInBox, regionTensor } from './face-api-input.js';
@@ -107,7 +108,7 @@ export class FaceRuntime {
     await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
     const expo = await ExpoFaceModels.load(modelsDir);
     const descriptors = await loadDescriptorNets(networkRuntime, modelsDir, expo, faceapi);
-    return new FaceRuntime(human, faceapi, expo, descriptors, detectorOnRuntime(human, networkRuntime, descriptors));
+    return new FaceRuntime(human, faceapi, expo, descriptors, detectorOnRuntime(human, faceapi, networkRuntime, descriptors));
   }
 
   private int32Scratch = new Int32Array(0);
@@ -404,11 +405,13 @@ async function portraitOf(frame: Decoded, rightEye: Point, leftEye: Point, scale
 }
 
 /**
- * Human's detector, mesh and iris networks natively when the descriptors run natively (so
- * onnxruntime loaded), on WASM otherwise; `auto` keeps WASM if a graph cannot be built, and says why.
+ * The networks that find and place the face (Human's detector, mesh and iris, face-api's 68
+ * landmarks) natively when the descriptors run natively (so onnxruntime loaded), on WASM
+ * otherwise; `auto` keeps WASM if a graph cannot be built, and says why.
  */
 function detectorOnRuntime(
   human: HumanInstance,
+  faceapi: FaceApi,
   setting: NetworkRuntimeSetting,
   descriptors: DescriptorNets,
 ): { runtime: NetworkRuntime; fallbackReason: string | null } {
@@ -416,6 +419,7 @@ function detectorOnRuntime(
   if (descriptors.runtime === 'wasm') return { runtime: 'wasm', fallbackReason: descriptors.fallbackReason };
   try {
     runHumanGraphsNatively(human.models.models);
+    runFaceApiLandmarksNatively(faceapi);
     return { runtime: 'native', fallbackReason: null };
   } catch (error) {
     if (setting === 'native') throw error;
