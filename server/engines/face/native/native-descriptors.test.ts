@@ -51,7 +51,7 @@ describe('ONNX writer', () => {
 describe('face networks on onnxruntime', () => {
   const engines: Partial<Record<'native' | 'wasm', FaceEngine>> = {};
   const runtimes: string[] = [];
-  const detectors: string[] = [];
+  const analyses: string[] = [];
   beforeAll(async () => {
     for (const runtime of ['native', 'wasm'] as const) {
       engines[runtime] = FaceEngine.start({
@@ -61,9 +61,9 @@ describe('face networks on onnxruntime', () => {
         networkRuntime: runtime,
         onEvent: (event, detail) => {
           if (event !== 'worker-ready') return;
-          const ready = detail as { descriptors: { runtime: string }; detector: { runtime: string } };
+          const ready = detail as { descriptors: { runtime: string }; analysis: { runtime: string } };
           runtimes.push(ready.descriptors.runtime);
-          detectors.push(ready.detector.runtime);
+          analyses.push(ready.analysis.runtime);
         },
       });
     }
@@ -75,11 +75,11 @@ describe('face networks on onnxruntime', () => {
 
   it('reports where they run', () => {
     expect(runtimes.sort()).toEqual(['native', 'wasm']);
-    expect(detectors.sort()).toEqual(['native', 'wasm']);
+    expect(analyses.sort()).toEqual(['native', 'wasm']);
   });
 
   it.each(['fr-obama.jpg', 'human-stock-emotions-a-1.jpg', 'fr-two_people.jpg'])(
-    "Human's detector, mesh and irises find the same faces, points and pose as on WASM in %s",
+    'the same faces, points, pose, age and gender as on WASM in %s',
     async (file) => {
       const analyze = (runtime: 'native' | 'wasm') => engines[runtime]!.analyzeImage(photo(file), FULL_ANALYSIS);
       const [native, wasm] = [await analyze('native'), await analyze('wasm')];
@@ -98,6 +98,13 @@ describe('face networks on onnxruntime', () => {
       }
       for (const k of ['yaw', 'pitch', 'roll'] as const) expect(Math.abs(a[k] - b[k])).toBeLessThan(0.5);
       for (const k of ['leftEyeOpenness', 'rightEyeOpenness', 'mouthOpenness'] as const) expect(a[k]).toBeCloseTo(b[k], 3);
+      for (let i = 0; i < 68; i++)
+        expect(Math.hypot(a.landmarks68[i]![0] - b.landmarks68[i]![0], a.landmarks68[i]![1] - b.landmarks68[i]![1])).toBeLessThan(
+          0.05,
+        );
+      expect(a.age!).toBeCloseTo(b.age!, 2);
+      expect(a.gender!.type).toBe(b.gender!.type);
+      expect(a.gender!.score).toBeCloseTo(b.gender!.score, 3);
     },
     60_000,
   );

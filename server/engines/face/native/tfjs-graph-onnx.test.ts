@@ -8,7 +8,7 @@ import { packageRoot } from '../../../version.js';
 import { defaultModelsDir } from '../face-engine.js';
 import { FaceRuntime } from '../worker/face-runtime.js';
 import { tf, type FaceApi } from '../worker/model-loader.js';
-import { runFaceApiLandmarksNatively } from './faceapi-landmarks.js';
+import { runFaceApiNetsNatively } from './faceapi-nets.js';
 import { NATIVE_HUMAN_GRAPHS, runHumanGraphsNatively } from './human-graphs.js';
 import { tfjsGraphToOnnx, type TfGraphNode } from './tfjs-graph-onnx.js';
 
@@ -155,10 +155,15 @@ describe('the networks that find and place a face, on onnxruntime', () => {
     const landmarks = async () =>
       (await faceapi.nets.faceLandmark68Net.detectLandmarks(face)).positions.flatMap((p) => [p.x, p.y]);
     const landmarksOnWasm = await landmarks();
+    const ageGenderOnWasm = await faceapi.nets.ageGenderNet.predictAgeAndGender(face);
     runHumanGraphsNatively(models);
-    runFaceApiLandmarksNatively(faceapi);
-    // face-api's 68 points on a 192-pixel face, as its own pre- and post-processing place them.
+    runFaceApiNetsNatively(faceapi);
+    // face-api's 68 points, age and gender of a 192-pixel face, through its own pre- and post-processing.
     expect(maxDiff(await landmarks(), landmarksOnWasm)).toBeLessThan(1e-3);
+    const ageGender = await faceapi.nets.ageGenderNet.predictAgeAndGender(face);
+    expect(ageGender.age).toBeCloseTo(ageGenderOnWasm.age, 3);
+    expect(ageGender.gender).toBe(ageGenderOnWasm.gender);
+    expect(ageGender.genderProbability).toBeCloseTo(ageGenderOnWasm.genderProbability, 4);
     NATIVE_HUMAN_GRAPHS.forEach((k, i) => {
       const native = run(k);
       expect(native.length).toBe(onWasm[i]!.length);

@@ -27,7 +27,7 @@ import {
   type NetworkRuntime,
   type NetworkRuntimeSetting,
 } from '../native/descriptor-nets.js';
-import { runFaceApiLandmarksNatively } from '../native/faceapi-landmarks.js';
+import { runFaceApiNetsNatively } from '../native/faceapi-nets.js';
 import { runHumanGraphsNatively } from '../native/human-graphs.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
 import { landmarksInBox, regionTensor } from './face-api-input.js';
@@ -64,8 +64,8 @@ export class FaceRuntime {
     private readonly expo: ExpoFaceModels,
     /** MobileFaceNet and face-api's ResNet, natively where onnxruntime loads. */
     readonly descriptors: DescriptorNets,
-    /** Where Human's detector, mesh and iris networks run. */
-    readonly detector: { runtime: NetworkRuntime; fallbackReason: string | null },
+    /** Where the face's other networks run (Human's detector, mesh, iris; face-api's landmarks, age, gender). */
+    readonly analysis: { runtime: NetworkRuntime; fallbackReason: string | null },
   ) {}
 
   static async load(modelsDir: string, networkRuntime: NetworkRuntimeSetting = 'auto'): Promise<FaceRuntime> {
@@ -108,7 +108,7 @@ export class FaceRuntime {
     await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
     const expo = await ExpoFaceModels.load(modelsDir);
     const descriptors = await loadDescriptorNets(networkRuntime, modelsDir, expo, faceapi);
-    return new FaceRuntime(human, faceapi, expo, descriptors, detectorOnRuntime(human, faceapi, networkRuntime, descriptors));
+    return new FaceRuntime(human, faceapi, expo, descriptors, analysisOnRuntime(human, faceapi, networkRuntime, descriptors));
   }
 
   private int32Scratch = new Int32Array(0);
@@ -405,11 +405,12 @@ async function portraitOf(frame: Decoded, rightEye: Point, leftEye: Point, scale
 }
 
 /**
- * The networks that find and place the face (Human's detector, mesh and iris, face-api's 68
- * landmarks) natively when the descriptors run natively (so onnxruntime loaded), on WASM
- * otherwise; `auto` keeps WASM if a graph cannot be built, and says why.
+ * The face's networks besides recognition (Human's detector, mesh and iris; face-api's 68
+ * landmarks, age and gender) natively when the descriptors run natively (so onnxruntime loaded),
+ * on WASM otherwise; `auto` keeps WASM if a graph cannot be built, and says why. Human's emotion,
+ * antispoof and liveness networks stay on WASM: small, and only on some operations.
  */
-function detectorOnRuntime(
+function analysisOnRuntime(
   human: HumanInstance,
   faceapi: FaceApi,
   setting: NetworkRuntimeSetting,
@@ -419,7 +420,7 @@ function detectorOnRuntime(
   if (descriptors.runtime === 'wasm') return { runtime: 'wasm', fallbackReason: descriptors.fallbackReason };
   try {
     runHumanGraphsNatively(human.models.models);
-    runFaceApiLandmarksNatively(faceapi);
+    runFaceApiNetsNatively(faceapi);
     return { runtime: 'native', fallbackReason: null };
   } catch (error) {
     if (setting === 'native') throw error;

@@ -41,7 +41,7 @@ try {
     modelId: FACE_MODEL_ID,
     warmUp: warmedUp,
     descriptors: { runtime: where, fallbackReason },
-    detector: runtime.detector,
+    analysis: runtime.analysis,
   } satisfies WorkerStatus);
 } catch (error) {
   port.postMessage({ type: 'failed', error: (error as Error).message } satisfies WorkerStatus);
