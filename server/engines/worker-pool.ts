@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { packageRoot } from '../version.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -62,6 +62,8 @@ export interface PoolOptions {
   /** Waiting requests beyond the ones running; past it, requests are refused at once. */
   maxQueue: number;
   taskTimeoutMs: number;
+  /** V8 heap limits of each worker (worker_threads' resourceLimits). */
+  resourceLimits?: ResourceLimits;
   onEvent?: (event: string, detail?: unknown) => void;
 }
 
@@ -120,7 +122,10 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
   }
 
   private spawn(): Slot<Req, Res> {
-    const worker = new Worker(this.options.script, { workerData: this.options.workerData });
+    const worker = new Worker(this.options.script, {
+      workerData: this.options.workerData,
+      ...(this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {}),
+    });
     const slot: Slot<Req, Res> = { worker, ready: false, task: null, timer: null };
     worker.on('message', (message: { type?: string; error?: string } & Partial<Res>) => {
       if (message.type === 'ready') {

@@ -8,6 +8,14 @@ import { onnxRuntime } from '../onnx/onnx-session.js';
 import type { NetworkRuntimeSetting } from './native/descriptor-nets.js';
 import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } from './types.js';
 
+/**
+ * A face worker's young generation: 12 MB (4 MB semi-spaces) instead of V8's 48. A request leaves
+ * megabytes of short-lived garbage; with the default, the old generation's headroom stayed under
+ * the young generation's size, so V8 started a full mark of the ~33 MB heap every three or four
+ * requests. Measured in-process (docs/face-engine.md): a fifth less CPU per analysis.
+ */
+const FACE_WORKER_HEAP = { maxYoungGenerationSizeMb: 12 };
+
 export interface FaceEngineOptions {
   modelsDir: string;
   /** Worker threads; defaults to the number of cores. */
@@ -50,6 +58,7 @@ export class FaceEngine {
       size,
       maxQueue: options.maxQueue ?? size * 8,
       taskTimeoutMs: options.taskTimeoutMs ?? 30_000,
+      resourceLimits: FACE_WORKER_HEAP,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     });
     return new FaceEngine(pool);
