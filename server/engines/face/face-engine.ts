@@ -11,8 +11,8 @@ import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } fro
 /**
  * A face worker's young generation: 12 MB (4 MB semi-spaces) instead of V8's 48. A request leaves
  * megabytes of short-lived garbage; with the default, the old generation's headroom stayed under
- * the young generation's size, so V8 started a full mark of the ~33 MB heap every three or four
- * requests. Measured in-process (docs/face-engine.md): a fifth less CPU per analysis.
+ * the young generation's size, so V8 started a full mark of the whole heap every few requests
+ * (docs/face-engine.md, worker pool).
  */
 const FACE_WORKER_HEAP = { maxYoungGenerationSizeMb: 12 };
 
