@@ -52,12 +52,12 @@ function replaceExecution(model: LoadedGraphModel, key: string): void {
   const execute = (inputs: Inputs, outputs?: string | string[]): tf.Tensor | tf.Tensor[] => {
     const x = inputs instanceof tf.Tensor ? inputs : Object.values(inputs)[0];
     if (!x || (!(inputs instanceof tf.Tensor) && Object.values(inputs).length !== 1))
-      throw new Error(`Human: ${key} takes one input`);
+      throw new Error(`Human: ${key} recibe una sola entrada`);
     const results = session.run(valuesOf(x), x.shape);
     const wanted = outputs === undefined ? order : (Array.isArray(outputs) ? outputs : [outputs]).map(nodeOf);
     const tensors = wanted.map((name) => {
       const at = order.indexOf(name);
-      if (at < 0) throw new Error(`Human: ${key} has no output ${name}`);
+      if (at < 0) throw new Error(`Human: ${key} no tiene la salida ${name}`);
       return tf.tensor(results[at]!.data, results[at]!.dims, 'float32');
     });
     // GraphModel.execute's contract: one tensor for one output, an array otherwise.
@@ -69,8 +69,8 @@ function replaceExecution(model: LoadedGraphModel, key: string): void {
 }
 
 /**
- * A float tensor's values where the WASM backend keeps them, read in place: a copy would cost a
- * frame's worth of garbage per network per request, which the worker's collector then pays for.
+ * A float tensor's values where the WASM backend keeps them, read in place: a copy of every
+ * network's input on every request would be garbage the worker's collector then pays for.
  */
 function valuesOf(x: tf.Tensor): Float32Array {
   const backend = tf.backend() as { typedArrayFromHeap?: (t: tf.Tensor) => Float32Array };
