@@ -43,7 +43,7 @@ export const configSchema = z.strictObject({
           /** Each worker analyses a sample face a few times before it takes requests. */
           warmUp: z.boolean().default(true),
           /**
-           * Where the networks (recognition, and Human's detector, mesh and iris) run: onnxruntime's
+           * Where the face networks (recognition, Human's, face-api's) run: onnxruntime's
            * native CPU kernels, tfjs's WASM backend, or native where its binary loads (same results).
            */
           networkRuntime: z.enum(['auto', 'native', 'wasm']).default('auto'),

@@ -143,7 +143,7 @@ export type WorkerStatus =
       warmUp: WarmUpReport;
       /** Where the recognition networks run, and why not natively when `auto` fell back. */
       descriptors: { runtime: NetworkRuntime; fallbackReason: string | null };
-      /** The same for the face's other networks (detector, mesh, iris, landmarks, age and gender). */
+      /** The same for the face's other networks (Human's; face-api's landmarks, age and gender). */
       analysis: { runtime: NetworkRuntime; fallbackReason: string | null };
     }
   | { type: 'failed'; error: string };

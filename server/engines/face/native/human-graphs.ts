@@ -3,8 +3,11 @@ import { SyncNativeGraph } from '../../onnx/onnx-session.js';
 import { tf } from '../worker/model-loader.js';
 import { tfjsGraphToOnnx, type TfGraphNode } from './tfjs-graph-onnx.js';
 
-/** Human's networks that find a face and place its mesh and irises: most of a frame's detection time. */
-export const NATIVE_HUMAN_GRAPHS = ['blazeface', 'facemesh', 'iris'] as const;
+/**
+ * Human's networks: the ones that find a face and place its mesh and irises (most of a frame's
+ * detection time), and its emotion, antispoof and liveness networks.
+ */
+export const NATIVE_HUMAN_GRAPHS = ['blazeface', 'facemesh', 'iris', 'emotion', 'antispoof', 'liveness'] as const;
 
 type Inputs = tf.Tensor | tf.Tensor[] | Record<string, tf.Tensor>;
 
@@ -20,7 +23,7 @@ interface LoadedGraphModel {
 }
 
 /**
- * Runs Human's detector, mesh and iris networks on onnxruntime in place of tfjs's WASM kernels:
+ * Runs Human's networks on onnxruntime in place of tfjs's WASM kernels:
  * each loaded GraphModel's `execute` (which Human calls inline) is replaced by a synchronous native
  * run of the same graph, built from the model's own topology and loaded weights. Human's pre- and
  * post-processing (anchors, crops, rotation, non-max suppression) is untouched.

@@ -79,7 +79,7 @@ describe('face networks on onnxruntime', () => {
   });
 
   it.each(['fr-obama.jpg', 'human-stock-emotions-a-1.jpg', 'fr-two_people.jpg'])(
-    'the same faces, points, pose, age and gender as on WASM in %s',
+    'the same faces, points, pose, age, gender, emotion and presentation scores as on WASM in %s',
     async (file) => {
       const analyze = (runtime: 'native' | 'wasm') => engines[runtime]!.analyzeImage(photo(file), FULL_ANALYSIS);
       const [native, wasm] = [await analyze('native'), await analyze('wasm')];
@@ -105,6 +105,9 @@ describe('face networks on onnxruntime', () => {
       expect(a.age!).toBeCloseTo(b.age!, 2);
       expect(a.gender!.type).toBe(b.gender!.type);
       expect(a.gender!.score).toBeCloseTo(b.gender!.score, 3);
+      for (const [k, v] of Object.entries(b.emotion!)) expect(a.emotion![k]).toBeCloseTo(v, 3);
+      expect(a.real!).toBeCloseTo(b.real!, 3);
+      expect(a.live!).toBeCloseTo(b.live!, 3);
     },
     60_000,
   );

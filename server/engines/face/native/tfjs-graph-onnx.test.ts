@@ -123,6 +123,10 @@ describe('tfjs graph to ONNX', () => {
       ),
     ).toThrow(/_FusedConv2D f: fused activation LeakyRelu/);
     expect(convert(node('n', 'Relu', ['x:1']))).toThrow(/output x:1 of a multi-output op/);
+    const overChannels = node('m', 'Mean', ['x', 'axes'], { keep_dims: { b: false } });
+    expect(() =>
+      tfjsGraphToOnnx([input, node('axes', 'Const', []), overChannels], () => ({ shape: [1], data: Int32Array.of(3) }), ['m']),
+    ).toThrow(/Mean m: a mean other than over height and width/);
   });
 });
 
@@ -134,16 +138,19 @@ describe('the networks that find and place a face, on onnxruntime', () => {
     ).human.models.models;
     const photo = readFileSync(path.join(packageRoot(), 'test', 'fixtures', 'fr-obama.jpg'));
     // Each network's input as Human prepares it: the photo at its size, scaled as Human scales it.
-    const input = async (side: number, batch: number, scale: (t: tf.Tensor) => tf.Tensor) => {
-      const rgb = await sharp(photo).resize(side, side, { fit: 'fill' }).removeAlpha().raw().toBuffer();
-      return tf.tidy(() =>
-        tf.concat(Array.from({ length: batch }, () => scale(tf.tensor4d(new Uint8Array(rgb), [1, side, side, 3], 'int32')))),
-      );
+    const input = async (side: number, batch: number, scale: (t: tf.Tensor) => tf.Tensor, channels = 3) => {
+      const resized = sharp(photo).resize(side, side, { fit: 'fill' });
+      const pixels = await (channels === 1 ? resized.grayscale() : resized).removeAlpha().raw().toBuffer();
+      const one = () => scale(tf.tensor4d(new Uint8Array(pixels), [1, side, side, channels], 'int32'));
+      return tf.tidy(() => tf.concat(Array.from({ length: batch }, one)));
     };
     const inputs: Record<(typeof NATIVE_HUMAN_GRAPHS)[number], tf.Tensor> = {
       blazeface: await input(256, 1, (t) => tf.sub(tf.div(t, 127.5), 1)),
       facemesh: await input(192, 1, (t) => tf.div(t, 255)),
       iris: await input(64, 2, (t) => tf.div(t, 255)),
+      emotion: await input(64, 1, (t) => tf.mul(tf.sub(tf.div(t, 255), 0.5), 2), 1),
+      antispoof: await input(128, 1, (t) => tf.div(t, 255)),
+      liveness: await input(32, 1, (t) => tf.div(t, 255)),
     };
     const run = (k: keyof typeof inputs) => {
       const out = models[k]!.execute(inputs[k]);

@@ -12,6 +12,7 @@ export interface TfGraphNode {
 interface TfAttr {
   s?: string;
   i?: string | number;
+  b?: boolean;
   list?: { i?: (string | number)[]; s?: string[] };
 }
 
@@ -27,9 +28,9 @@ interface Value {
 const NHWC_TO_NCHW_AXIS = [0, 2, 3, 1];
 
 /**
- * A float32 tfjs graph model built of the ops Human's face detector, mesh and iris networks use
- * (fused and depthwise convolutions, PReLU, ReLU, sigmoid, residual adds, max pooling, zero padding,
- * concatenation, reshape) as an ONNX graph with the same input (NHWC) and outputs, in `outputs`'
+ * A float32 tfjs graph model built of the ops Human's face networks use (fused and depthwise
+ * convolutions, PReLU, ReLU, sigmoid, adds and per-channel scales, max pooling, zero padding,
+ * concatenation, reshape, global mean, fused matrix products, softmax) as an ONNX graph with the same input (NHWC) and outputs, in `outputs`'
  * order. Activations run NCHW inside; anything leaves in TensorFlow's order. Weights are read from
  * the loaded model, so the numbers are tfjs's own. Any other op or attribute is refused by name,
  * never approximated.
@@ -48,6 +49,7 @@ export function tfjsGraphToOnnx(topology: TfGraphNode[], constant: ConstantOf, o
     if (!c) refuse(node, `${ref} is not a constant of the loaded model`);
     return c!;
   };
+  const isConstant = (ref: string) => byName.get(ref.replace(/:0$/, ''))?.op === 'Const';
   const inTfOrder = (v: Value) => (v.nchw ? emit('Transpose', [v.name], { perm: [0, 2, 3, 1] }) : v.name);
 
   const valueOf = (ref: string): Value => {
@@ -90,10 +92,46 @@ export function tfjsGraphToOnnx(topology: TfGraphNode[], constant: ConstantOf, o
         return { name: emit(node.op, [x.name]), nchw: x.nchw };
       }
       case 'AddV2':
-      case 'Add': {
-        const [a, b] = [valueOf(args[0]!), valueOf(args[1]!)];
-        if (a.nchw !== b.nchw) refuse(node, 'operands in different layouts');
-        return { name: emit('Add', [a.name, b.name]), nchw: a.nchw };
+      case 'Add':
+      case 'Mul': {
+        const op = node.op === 'Mul' ? 'Mul' : 'Add';
+        const [a, b] = args.map((ref) => (isConstant(ref) ? null : valueOf(ref)));
+        if (a && b) {
+          if (a.nchw !== b.nchw) refuse(node, 'operands in different layouts');
+          return { name: emit(op, [a.name, b.name]), nchw: a.nchw };
+        }
+        // An activation and a constant (a batch normalisation's scale or offset, per channel).
+        const x = (a ?? b)!;
+        const c = constOf(node, args[a ? 1 : 0]!);
+        const perChannel = c.data.length === c.shape[c.shape.length - 1] || c.data.length === 1;
+        if (!x || !perChannel) refuse(node, 'a constant other than per channel');
+        const dims = c.data.length === 1 ? [] : x.nchw ? [c.data.length, 1, 1] : [c.data.length];
+        const operand = init('k', dims, Float32Array.from(c.data));
+        return { name: emit(op, a ? [x.name, operand] : [operand, x.name]), nchw: x.nchw };
+      }
+      case 'Mean': {
+        // A global average pool: the mean over height and width of an NCHW map.
+        const x = valueOf(args[0]!);
+        const axes = Array.from(constOf(node, args[1]!).data, (a) => (a < 0 ? a + 4 : a)).sort();
+        if (!x.nchw || axes.join() !== '1,2' || attr.keep_dims?.b) refuse(node, 'a mean other than over height and width');
+        return { name: emit('ReduceMean', [x.name], { axes: [2, 3], keepdims: 0 }), nchw: false };
+      }
+      case 'Softmax': {
+        const x = valueOf(args[0]!);
+        if (x.nchw) refuse(node, 'softmax over a map');
+        return { name: emit('Softmax', [x.name], { axis: -1 }), nchw: false };
+      }
+      case '_FusedMatMul': {
+        const x = valueOf(args[0]!);
+        const fused = (attr.fused_ops?.list?.s ?? []).map((v) => Buffer.from(v, 'base64').toString('utf8'));
+        if (x.nchw || attr.transpose_a?.b || attr.transpose_b?.b) refuse(node, 'transposed or 4-d operands');
+        if (fused[0] !== 'BiasAdd' || fused.length > 2 || (fused[1] && fused[1] !== 'Relu'))
+          refuse(node, `fused ops ${fused.join(',')}`);
+        const w = constOf(node, args[1]!);
+        const bias = constOf(node, args[2]!).data as Float32Array;
+        const product = emit('MatMul', [x.name, init('w', w.shape, w.data as Float32Array)]);
+        const sum = emit('Add', [product, init('b', [bias.length], bias)]);
+        return { name: fused[1] ? emit('Relu', [sum]) : sum, nchw: false };
       }
       case 'MaxPool': {
         const x = valueOf(args[0]!);

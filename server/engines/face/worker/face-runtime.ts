@@ -64,7 +64,7 @@ export class FaceRuntime {
     private readonly expo: ExpoFaceModels,
     /** MobileFaceNet and face-api's ResNet, natively where onnxruntime loads. */
     readonly descriptors: DescriptorNets,
-    /** Where the face's other networks run (Human's detector, mesh, iris; face-api's landmarks, age, gender). */
+    /** Where the face's other networks run (Human's; face-api's landmarks, age and gender). */
     readonly analysis: { runtime: NetworkRuntime; fallbackReason: string | null },
   ) {}
 
@@ -405,10 +405,10 @@ async function portraitOf(frame: Decoded, rightEye: Point, leftEye: Point, scale
 }
 
 /**
- * The face's networks besides recognition (Human's detector, mesh and iris; face-api's 68
- * landmarks, age and gender) natively when the descriptors run natively (so onnxruntime loaded),
- * on WASM otherwise; `auto` keeps WASM if a graph cannot be built, and says why. Human's emotion,
- * antispoof and liveness networks stay on WASM: small, and only on some operations.
+ * The face's networks besides recognition (Human's detector, mesh, iris, emotion, antispoof and
+ * liveness; face-api's 68 landmarks, age and gender) natively when the descriptors run natively
+ * (so onnxruntime loaded), on WASM otherwise; `auto` keeps WASM if a graph cannot be built, and
+ * says why.
  */
 function analysisOnRuntime(
   human: HumanInstance,
