@@ -130,14 +130,14 @@ describe('tfjs graph to ONNX', () => {
   });
 });
 
-describe('the networks that find and place a face, on onnxruntime', () => {
+describe("Human's and face-api's networks on onnxruntime", () => {
   it('give what tfjs gives on a real photo, output for output', async () => {
     const runtime = await FaceRuntime.load(defaultModelsDir(), 'wasm');
     const models = (
       runtime as unknown as { human: { models: { models: Record<string, { execute(x: tf.Tensor): tf.Tensor | tf.Tensor[] }> } } }
     ).human.models.models;
     const photo = readFileSync(path.join(packageRoot(), 'test', 'fixtures', 'fr-obama.jpg'));
-    // Each network's input as Human prepares it: the photo at its size, scaled as Human scales it.
+    // Each network's input much as Human prepares it: the photo at the network's size and scale.
     const input = async (side: number, batch: number, scale: (t: tf.Tensor) => tf.Tensor, channels = 3) => {
       const resized = sharp(photo).resize(side, side, { fit: 'fill' });
       const pixels = await (channels === 1 ? resized.grayscale() : resized).removeAlpha().raw().toBuffer();
