@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
-import { NativeModel, onnxRuntime } from '../../onnx/onnx-session.js';
+import { NativeGraph, onnxRuntime } from '../../onnx/onnx-session.js';
 import { readTflite } from '../tflite/model.js';
 import { type ExpoFaceModels, mobileFaceNetFile, mobileFaceNetInput, splitEmbeddings } from '../tflite/expo-models.js';
 import { tf, type FaceApi } from '../worker/model-loader.js';
-import { faceApiResNetToOnnx, RESNET_INPUT } from './faceapi-resnet-onnx.js';
+import { faceApiResNetToOnnx, RESNET_INPUT, weightOfParams } from './faceapi-resnet-onnx.js';
+import { tensorValues } from './tensor-values.js';
 import { tfliteToOnnx } from './tflite-onnx.js';
 
 /** Where the recognition networks run: onnxruntime's native CPU kernels, or tfjs's WASM backend. */
@@ -48,12 +49,12 @@ class NativeDescriptorNets implements DescriptorNets {
   readonly runtime = 'native';
   readonly fallbackReason = null;
   constructor(
-    private readonly faceNet: NativeModel,
-    private readonly resNet: NativeModel,
+    private readonly faceNet: NativeGraph,
+    private readonly resNet: NativeGraph,
   ) {}
 
   async embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
-    return splitEmbeddings(await this.faceNet.run(mobileFaceNetInput(a, b), [2, 112, 112, 3]));
+    return splitEmbeddings(this.faceNet.run(mobileFaceNetInput(a, b), [2, 112, 112, 3])[0]!.data);
   }
 
   async faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array> {
@@ -64,7 +65,7 @@ class NativeDescriptorNets implements DescriptorNets {
         : tf.image.resizeBilinear(square, [RESNET_INPUT, RESNET_INPUT], false, false),
     );
     try {
-      return await this.resNet.run((await resized.data()) as Float32Array, [1, RESNET_INPUT, RESNET_INPUT, 3]);
+      return this.resNet.run(tensorValues(resized), [1, RESNET_INPUT, RESNET_INPUT, 3])[0]!.data;
     } finally {
       resized.dispose();
     }
@@ -72,15 +73,10 @@ class NativeDescriptorNets implements DescriptorNets {
 
   static async load(modelsDir: string, faceapi: FaceApi): Promise<NativeDescriptorNets> {
     const tflite = readTflite(new Uint8Array(await readFile(mobileFaceNetFile(modelsDir))));
-    const params = new Map(faceapi.nets.faceRecognitionNet.getParamList().map((p) => [p.path, p.tensor]));
-    const resnet = faceApiResNetToOnnx((p) => {
-      const t = params.get(p);
-      if (!t) throw new Error(`face-api: falta el peso ${p}`);
-      return { shape: t.shape, data: t.dataSync() as Float32Array };
-    });
+    const resnet = faceApiResNetToOnnx(weightOfParams(faceapi.nets.faceRecognitionNet.getParamList()));
     return new NativeDescriptorNets(
-      await NativeModel.create(encodeOnnxModel(tfliteToOnnx(tflite))),
-      await NativeModel.create(encodeOnnxModel(resnet)),
+      NativeGraph.create(encodeOnnxModel(tfliteToOnnx(tflite))),
+      NativeGraph.create(encodeOnnxModel(resnet)),
     );
   }
 }

@@ -1,8 +1,9 @@
 import { OnnxGraphBuilder, onnxFilter } from '../../onnx/graph-builder.js';
 import { encodeOnnxModel, type OnnxGraph } from '../../onnx/onnx-writer.js';
-import { SyncNativeGraph } from '../../onnx/onnx-session.js';
+import { NativeGraph } from '../../onnx/onnx-session.js';
 import { tf, type FaceApi } from '../worker/model-loader.js';
-import type { WeightOf } from './faceapi-resnet-onnx.js';
+import { weightOfParams, type WeightOf } from './faceapi-resnet-onnx.js';
+import { tensorValues } from './tensor-values.js';
 
 const INPUT = 112;
 const MEAN_RGB = [122.782, 117.001, 104.298];
@@ -139,46 +140,44 @@ interface FaceApiNet<Out> {
   runNet(input: NetInputLike | tf.Tensor4D): Out;
 }
 
-/** One of face-api's 112-pixel networks on onnxruntime, built from its loaded weights. */
-function nativeSession<Out>(net: FaceApiNet<Out>, build: (weight: WeightOf) => OnnxGraph): SyncNativeGraph {
-  const params = new Map([...net.faceFeatureExtractor.getParamList(), ...net.getParamList()].map((p) => [p.path, p.tensor]));
-  return SyncNativeGraph.create(
-    encodeOnnxModel(
-      build((path) => {
-        const t = params.get(path);
-        if (!t) throw new Error(`face-api: falta el peso ${path}`);
-        return { shape: t.shape, data: t.dataSync() as Float32Array };
-      }),
-    ),
-  );
-}
-
 /**
- * A face-api network's runNet (called inline, inside a tidy, by detectLandmarks and
- * predictAgeAndGender) replaced by a synchronous native run on the same 112x112 batch: face-api's
- * own input squaring and output handling stay as they are.
+ * One of face-api's 112-pixel networks on onnxruntime, built from its loaded weights; the function
+ * returned replaces its runNet (called inline, inside a tidy, by detectLandmarks and
+ * predictAgeAndGender) with a synchronous native run on the same 112x112 batch, so face-api's own
+ * input squaring and output handling stay as they are.
  */
-function replaceRunNet<Out>(net: FaceApiNet<Out>, session: SyncNativeGraph, wrap: (outputs: tf.Tensor[]) => Out): void {
-  const onWasm = net.runNet.bind(net);
-  net.runNet = (input) => {
-    // A tensor here is already the feature extractor's output: only face-api's own callers pass one.
-    if (input instanceof tf.Tensor) return onWasm(input);
-    const batch = tf.tidy(() => tf.cast(input.toBatchTensor(INPUT, true), 'float32'));
-    try {
-      return wrap(session.run(batch.dataSync() as Float32Array, batch.shape).map((o) => tf.tensor(o.data, o.dims, 'float32')));
-    } finally {
-      batch.dispose();
-    }
+function nativeRunNet<Out>(net: FaceApiNet<Out>, build: (weight: WeightOf) => OnnxGraph, wrap: (outputs: tf.Tensor[]) => Out) {
+  const session = NativeGraph.create(
+    encodeOnnxModel(build(weightOfParams([...net.faceFeatureExtractor.getParamList(), ...net.getParamList()]))),
+  );
+  return () => {
+    const onWasm = net.runNet.bind(net);
+    net.runNet = (input) => {
+      // A tensor here is already the feature extractor's output: only face-api's own callers pass one.
+      if (input instanceof tf.Tensor) return onWasm(input);
+      const batch = tf.tidy(() => tf.cast(input.toBatchTensor(INPUT, true), 'float32'));
+      try {
+        return wrap(session.run(tensorValues(batch), batch.shape).map((o) => tf.tensor(o.data, o.dims, 'float32')));
+      } finally {
+        batch.dispose();
+      }
+    };
   };
 }
 
-/** face-api's 68-point landmark and age and gender networks on onnxruntime. */
-export function runFaceApiNetsNatively(faceapi: FaceApi): void {
+/**
+ * face-api's 68-point landmark and age and gender networks on onnxruntime: both are built (and may
+ * fail) before the function returned replaces anything.
+ */
+export function faceApiNetsOnNative(faceapi: FaceApi): () => void {
   const landmarks = faceapi.nets.faceLandmark68Net as unknown as FaceApiNet<tf.Tensor2D>;
-  replaceRunNet(landmarks, nativeSession(landmarks, faceApiLandmarksToOnnx), ([out]) => out as tf.Tensor2D);
   const ageGender = faceapi.nets.ageGenderNet as unknown as FaceApiNet<{ age: tf.Tensor1D; gender: tf.Tensor2D }>;
-  replaceRunNet(ageGender, nativeSession(ageGender, faceApiAgeGenderToOnnx), ([age, gender]) => ({
-    age: age as tf.Tensor1D,
-    gender: gender as tf.Tensor2D,
-  }));
+  const installs = [
+    nativeRunNet(landmarks, faceApiLandmarksToOnnx, ([out]) => out as tf.Tensor2D),
+    nativeRunNet(ageGender, faceApiAgeGenderToOnnx, ([age, gender]) => ({
+      age: age as tf.Tensor1D,
+      gender: gender as tf.Tensor2D,
+    })),
+  ];
+  return () => installs.forEach((install) => install());
 }

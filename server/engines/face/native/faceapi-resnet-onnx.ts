@@ -4,6 +4,16 @@ import type { OnnxGraph } from '../../onnx/onnx-writer.js';
 /** A weight of face-api's network by its path (`conv32_1/conv1/conv/filters`), dequantized. */
 export type WeightOf = (path: string) => { shape: number[]; data: Float32Array };
 
+/** The weights of a loaded face-api network (its getParamList), by path; a missing one is an error. */
+export function weightOfParams(params: { path: string; tensor: { shape: number[]; dataSync(): unknown } }[]): WeightOf {
+  const byPath = new Map(params.map((p) => [p.path, p.tensor]));
+  return (path) => {
+    const t = byPath.get(path);
+    if (!t) throw new Error(`face-api: falta el peso ${path}`);
+    return { shape: t.shape, data: t.dataSync() as Float32Array };
+  };
+}
+
 /** face-api's input: 150x150 RGB, minus this mean, divided by 255 (FaceRecognitionNet.forwardInput). */
 export const RESNET_INPUT = 150;
 const MEAN_RGB = [122.782, 117.001, 104.298];

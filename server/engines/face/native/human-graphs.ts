@@ -1,6 +1,7 @@
 import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
-import { SyncNativeGraph } from '../../onnx/onnx-session.js';
+import { NativeGraph } from '../../onnx/onnx-session.js';
 import { tf } from '../worker/model-loader.js';
+import { tensorValues } from './tensor-values.js';
 import { tfjsGraphToOnnx, type TfGraphNode } from './tfjs-graph-onnx.js';
 
 /**
@@ -23,20 +24,22 @@ interface LoadedGraphModel {
 }
 
 /**
- * Runs Human's networks on onnxruntime in place of tfjs's WASM kernels:
- * each loaded GraphModel's `execute` (which Human calls inline) is replaced by a synchronous native
- * run of the same graph, built from the model's own topology and loaded weights. Human's pre- and
- * post-processing (anchors, crops, rotation, non-max suppression) is untouched.
+ * Human's networks on onnxruntime in place of tfjs's WASM kernels, each graph built from the loaded
+ * model's own topology and weights. Every graph is built (and may fail) before anything changes;
+ * the function returned then replaces each GraphModel's `execute` (which Human calls inline) with
+ * a synchronous native run. Human's pre- and post-processing (anchors, crops, rotation, non-max
+ * suppression) is untouched.
  */
-export function runHumanGraphsNatively(models: Record<string, unknown>): void {
-  for (const key of NATIVE_HUMAN_GRAPHS) {
+export function humanGraphsOnNative(models: Record<string, unknown>): () => void {
+  const installs = NATIVE_HUMAN_GRAPHS.map((key) => {
     const model = models[key] as LoadedGraphModel | null | undefined;
     if (!model) throw new Error(`Human: el modelo ${key} no está cargado`);
-    replaceExecution(model, key);
-  }
+    return nativeExecution(model, key);
+  });
+  return () => installs.forEach((install) => install());
 }
 
-function replaceExecution(model: LoadedGraphModel, key: string): void {
+function nativeExecution(model: LoadedGraphModel, key: string): () => void {
   const topology = model.artifacts?.modelTopology?.node;
   if (!topology) throw new Error(`Human: ${key} no conserva su topología`);
   // tfjs names an output by its signature key where the model has one, by node otherwise.
@@ -50,13 +53,13 @@ function replaceExecution(model: LoadedGraphModel, key: string): void {
     },
     order,
   );
-  const session = SyncNativeGraph.create(encodeOnnxModel(graph));
+  const session = NativeGraph.create(encodeOnnxModel(graph));
 
   const execute = (inputs: Inputs, outputs?: string | string[]): tf.Tensor | tf.Tensor[] => {
     const x = inputs instanceof tf.Tensor ? inputs : Object.values(inputs)[0];
     if (!x || (!(inputs instanceof tf.Tensor) && Object.values(inputs).length !== 1))
       throw new Error(`Human: ${key} recibe una sola entrada`);
-    const results = session.run(valuesOf(x), x.shape);
+    const results = session.run(tensorValues(x), x.shape);
     const wanted = outputs === undefined ? order : (Array.isArray(outputs) ? outputs : [outputs]).map(nodeOf);
     const tensors = wanted.map((name) => {
       const at = order.indexOf(name);
@@ -66,18 +69,9 @@ function replaceExecution(model: LoadedGraphModel, key: string): void {
     // GraphModel.execute's contract: one tensor for one output, an array otherwise.
     return tensors.length > 1 ? tensors : tensors[0]!;
   };
-  model.execute = execute;
-  model.predict = (inputs) => execute(inputs);
-  model.executeAsync = async (inputs, outputs) => execute(inputs, outputs);
-}
-
-/**
- * A float tensor's values where the WASM backend keeps them, read in place: a copy of every
- * network's input on every request would be garbage the worker's collector then pays for.
- */
-function valuesOf(x: tf.Tensor): Float32Array {
-  const backend = tf.backend() as { typedArrayFromHeap?: (t: tf.Tensor) => Float32Array };
-  if (x.dtype === 'float32' && typeof backend.typedArrayFromHeap === 'function') return backend.typedArrayFromHeap(x);
-  const values = x.dataSync();
-  return values instanceof Float32Array ? values : Float32Array.from(values);
+  return () => {
+    model.execute = execute;
+    model.predict = (inputs) => execute(inputs);
+    model.executeAsync = async (inputs, outputs) => execute(inputs, outputs);
+  };
 }

@@ -3,13 +3,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
-import { SyncNativeGraph } from '../../onnx/onnx-session.js';
+import { NativeGraph } from '../../onnx/onnx-session.js';
 import { packageRoot } from '../../../version.js';
 import { defaultModelsDir } from '../face-engine.js';
 import { FaceRuntime } from '../worker/face-runtime.js';
 import { tf, type FaceApi } from '../worker/model-loader.js';
-import { runFaceApiNetsNatively } from './faceapi-nets.js';
-import { NATIVE_HUMAN_GRAPHS, runHumanGraphsNatively } from './human-graphs.js';
+import { faceApiNetsOnNative } from './faceapi-nets.js';
+import { humanGraphsOnNative, NATIVE_HUMAN_GRAPHS } from './human-graphs.js';
 import { tfjsGraphToOnnx, type TfGraphNode } from './tfjs-graph-onnx.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -94,7 +94,7 @@ describe('tfjs graph to ONNX', () => {
       const pw = tf.relu(tf.add(tf.conv2d(padded as tf.Tensor4D, c.w2 as tf.Tensor4D, 1, 'valid'), c.b2));
       return [tf.reshape(tf.sigmoid(tf.concat([padded, pw], -1)), [1, -1, 3]), pool];
     });
-    const [out, pool] = SyncNativeGraph.create(encodeOnnxModel(graph)).run(x.dataSync() as Float32Array, x.shape);
+    const [out, pool] = NativeGraph.create(encodeOnnxModel(graph)).run(x.dataSync() as Float32Array, x.shape);
     expect(out!.dims).toEqual(expected[0]!.shape);
     expect(maxDiff(out!.data, expected[0]!.dataSync())).toBeLessThan(1e-5);
     expect(pool!.dims).toEqual(expected[1]!.shape);
@@ -163,8 +163,13 @@ describe("Human's and face-api's networks on onnxruntime", () => {
       (await faceapi.nets.faceLandmark68Net.detectLandmarks(face)).positions.flatMap((p) => [p.x, p.y]);
     const landmarksOnWasm = await landmarks();
     const ageGenderOnWasm = await faceapi.nets.ageGenderNet.predictAgeAndGender(face);
-    runHumanGraphsNatively(models);
-    runFaceApiNetsNatively(faceapi);
+    // A graph that cannot be built leaves every network on WASM, not some of them.
+    const onWasmExecute = models.blazeface!.execute;
+    const broken = { ...models, liveness: { ...models.liveness!, artifacts: undefined } };
+    expect(() => humanGraphsOnNative(broken)).toThrow(/liveness no conserva su topología/);
+    expect(models.blazeface!.execute).toBe(onWasmExecute);
+    humanGraphsOnNative(models)();
+    faceApiNetsOnNative(faceapi)();
     // face-api's 68 points, age and gender of a 192-pixel face, through its own pre- and post-processing.
     expect(maxDiff(await landmarks(), landmarksOnWasm)).toBeLessThan(1e-3);
     const ageGender = await faceapi.nets.ageGenderNet.predictAgeAndGender(face);

@@ -123,7 +123,7 @@ export function tfjsGraphToOnnx(topology: TfGraphNode[], constant: ConstantOf, o
       }
       case '_FusedMatMul': {
         const x = valueOf(args[0]!);
-        const fused = (attr.fused_ops?.list?.s ?? []).map((v) => Buffer.from(v, 'base64').toString('utf8'));
+        const fused = fusedOps(attr);
         if (x.nchw || attr.transpose_a?.b || attr.transpose_b?.b) refuse(node, 'transposed or 4-d operands');
         if (fused[0] !== 'BiasAdd' || fused.length > 2 || (fused[1] && fused[1] !== 'Relu'))
           refuse(node, `fused ops ${fused.join(',')}`);
@@ -186,7 +186,7 @@ export function tfjsGraphToOnnx(topology: TfGraphNode[], constant: ConstantOf, o
     const inputs = [x.name, init('w', w.dims, w.values)];
     let activation: string | null = null;
     if (node.op === '_FusedConv2D') {
-      const fused = (attr.fused_ops?.list?.s ?? []).map((v) => Buffer.from(v, 'base64').toString('utf8'));
+      const fused = fusedOps(attr);
       if (fused[0] !== 'BiasAdd' || fused.length > 2) refuse(node, `fused ops ${fused.join(',')}`);
       const bias = constOf(node, args[2]!).data as Float32Array;
       inputs.push(init('b', [bias.length], bias));
@@ -239,4 +239,9 @@ export function tfjsGraphToOnnx(topology: TfGraphNode[], constant: ConstantOf, o
 
 function ints(a: TfAttr | undefined): number[] {
   return (a?.list?.i ?? []).map(Number);
+}
+
+/** A fused op's list of what it fused (`BiasAdd`, then an activation), decoded. */
+function fusedOps(attr: Record<string, TfAttr>): string[] {
+  return (attr.fused_ops?.list?.s ?? []).map((v) => Buffer.from(v, 'base64').toString('utf8'));
 }

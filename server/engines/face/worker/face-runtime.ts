@@ -27,8 +27,8 @@ import {
   type NetworkRuntime,
   type NetworkRuntimeSetting,
 } from '../native/descriptor-nets.js';
-import { runFaceApiNetsNatively } from '../native/faceapi-nets.js';
-import { runHumanGraphsNatively } from '../native/human-graphs.js';
+import { faceApiNetsOnNative } from '../native/faceapi-nets.js';
+import { humanGraphsOnNative } from '../native/human-graphs.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
 import { landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
@@ -419,8 +419,9 @@ function analysisOnRuntime(
   if (setting === 'wasm') return { runtime: 'wasm', fallbackReason: null };
   if (descriptors.runtime === 'wasm') return { runtime: 'wasm', fallbackReason: descriptors.fallbackReason };
   try {
-    runHumanGraphsNatively(human.models.models);
-    runFaceApiNetsNatively(faceapi);
+    // Every graph is built before any is installed: a failure leaves them all on WASM, as reported.
+    const installs = [humanGraphsOnNative(human.models.models), faceApiNetsOnNative(faceapi)];
+    for (const install of installs) install();
     return { runtime: 'native', fallbackReason: null };
   } catch (error) {
     if (setting === 'native') throw error;
