@@ -114,7 +114,7 @@ export async function openSearchIndex(
   // (bench:identify --startup: a changed person costs three to four persons of the rebuild, and
   // the snapshot's load a fifth of the rebuild: they break even near a quarter of the gallery).
   const changed = saved === null || stamp === undefined ? null : saved === stamp ? [] : (store.changedSince?.(saved) ?? null);
-  if (changed !== null && changed.length <= Math.max(64, store.countPersons() / 4)) {
+  if (changed !== null && (changed.length <= 64 || changed.length <= store.countPersons() / 4)) {
     try {
       index.loadSnapshot(snapshot);
       forEachPersonEmbeddings(store, changed, options.modelId, (id, list) => index.set(id, list));

@@ -426,14 +426,59 @@ describe('QuantizedEmbeddingIndex', () => {
     expect(() => withoutKey.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
     const otherKey = new QuantizedEmbeddingIndex(dim, { sealKey: randomBytes(32) });
     expect(() => otherKey.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
-    // One bit of the sealed codes changed: the seal no longer holds.
+    // One bit of the sealed codes changed (they end where the float rows start; each of the nine
+    // sealed parts is one segment here, and their tags follow the float rows): the seal no longer holds.
     const altered = readFileSync(snapshot);
-    altered[altered.length - 1500 * dim * 4 - 100]! ^= 1;
+    altered[altered.length - 9 * 16 - 1500 * dim * 4 - 100]! ^= 1;
     writeFileSync(snapshot, altered);
     const c = new QuantizedEmbeddingIndex(dim, { sealKey });
     expect(() => c.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
     await Promise.all([withoutKey.close(), otherKey.close(), c.close()]);
   });
+
+  for (const sealKey of [randomBytes(32), undefined]) {
+    it(`loads a snapshot saved in many segments, and refuses one with a segment altered or two swapped (${sealKey ? 'sealed' : 'in clear'})`, async () => {
+      const dim = 64; // 32 bytes of 4-bit codes a row: 3,000 rows make 96,000 bytes, 24 segments of 4 KiB
+      const rows = 3000;
+      const r = rng(21);
+      const people = Array.from({ length: rows }, (_, p) => [`persona-${p}-ñ`, randomVec(r, dim)] as const);
+      const a = new QuantizedEmbeddingIndex(dim, { sealKey, snapshotSegmentBytes: 4096 });
+      for (const [id, e] of people) a.add(id, e);
+      const snapshot = path.join(dir, `segments-${sealKey ? 'sealed' : 'clear'}.idx`);
+      a.saveSnapshot(snapshot, 'etiqueta');
+      const b = new QuantizedEmbeddingIndex(dim, { sealKey });
+      b.loadSnapshot(snapshot);
+      expect(b.personCount).toBe(rows);
+      expect([...b.personIds()].sort()).toEqual([...a.personIds()].sort());
+      for (const p of [0, 1234, 2999]) {
+        expect(b.search(people[p]![1], 5)).toEqual(a.search(people[p]![1], 5));
+        expect(b.search(people[p]![1], 1)[0]!.idPersona).toBe(`persona-${p}-ñ`);
+      }
+      const original = readFileSync(snapshot);
+      // The codes end where the float rows start; sealed, the tags of every part's segments follow
+      // those (at 64-d: the ids, six arrays of a number a row, the codes; no 2-bit codes).
+      const idBytes = rows * 4 + Buffer.byteLength(people.map(([id]) => id).join(''), 'utf8');
+      const segments = Math.ceil(idBytes / 4096) + 6 * Math.ceil((rows * 4) / 4096) + Math.ceil((rows * 32) / 4096);
+      const floatsAt = original.length - (sealKey ? segments * 16 : 0) - rows * dim * 4;
+      const codesAt = floatsAt - rows * 32;
+      const refused = (change: (bytes: Buffer) => void) => {
+        const bytes = Buffer.from(original);
+        change(bytes);
+        writeFileSync(snapshot, bytes);
+        const c = new QuantizedEmbeddingIndex(dim, { sealKey });
+        expect(() => c.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
+        return c.close();
+      };
+      await refused((bytes) => (bytes[codesAt + 5000]! ^= 1));
+      await refused((bytes) => {
+        const first = Buffer.from(bytes.subarray(codesAt, codesAt + 4096));
+        bytes.copy(bytes, codesAt, codesAt + 4096, codesAt + 8192);
+        first.copy(bytes, codesAt + 4096);
+      });
+      await a.close();
+      await b.close();
+    });
+  }
 });
 
 describe('selectNth', () => {

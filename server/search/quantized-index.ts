@@ -1,5 +1,5 @@
 import type { SearchIndex } from './search-index.js';
-import { createCipheriv, createDecipheriv, type DecipherGCM, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -9,6 +9,23 @@ import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
 import { scanShard, selectNth } from './scan-shard.js';
 import { RowCipher } from './row-cipher.js';
+import { packSlotIds, SlotIds } from './slot-ids.js';
+import {
+  awaitSegments,
+  claimSegments,
+  readSegment,
+  SEGMENT_BYTES,
+  type Segment,
+  segmentControl,
+  segmentCount,
+  type SegmentSeal,
+  segmentsOf,
+  TAG_BYTES,
+  validSegmentBytes,
+  writeSealedSegment,
+} from './snapshot-segments.js';
+import type { SnapshotOpenData } from './snapshot-open-worker.js';
+import { CIPHER_PIECE_BYTES } from '../crypto/cipher-pieces.js';
 import { FileVectorStore, MemoryVectorStore, readRegionRows, RESIDENT_FLOATS_MIB, type VectorStore } from './vector-store.js';
 import { IndexIntegrityError, readFully, writeFully } from './index-files.js';
 import { type CodeLayout, coderSpaceAt, coderSpaceBytes, fastScanSlot, RowWriter } from './row-writer.js';
@@ -43,6 +60,8 @@ export interface QuantizedIndexOptions {
    * most this many bytes (RESIDENT_FLOATS_MIB by default; 0: always read from the file).
    */
   residentFloatBytes?: number;
+  /** The segments a snapshot is saved in (snapshot-segments.ts; SEGMENT_BYTES by default: tests make them small). */
+  snapshotSegmentBytes?: number;
   /**
    * Seals what the index writes to disk (searchIndexKey of the data key): the float rows in its
    * files (AES-256-CTR, row by row) and its snapshot (the float rows so, the rest AES-256-GCM).
@@ -151,10 +170,13 @@ const LIST_MODE = 3;
 /** Lists shorter than this are scored by the caller's thread alone (a worker round trip costs ~0.1 ms). */
 const PARALLEL_LIST = 2048;
 
-const SNAPSHOT_MAGIC = 'ENRIDX07';
+const SNAPSHOT_MAGIC = 'ENRIDX08';
+/** How long a load waits for a segment its helper thread claimed (a 4 MiB segment takes about 20 ms at 1M). */
+const SNAPSHOT_HELPER_WAIT_MS = 30_000;
 /**
- * 0-55: magic, dimensions, counts, the two error maxima; 56: CRC-32; sealed snapshots: 64 the
- * GCM nonce (12 bytes), 76 its tag (16), 92 the float rows' CTR nonce (8), 100 the flag 1.
+ * 0-55: magic, dimensions, counts, the segment size (32), the two error maxima; 56: CRC-32 (checked
+ * in clear; sealed, each segment's tag checks it); sealed snapshots: 64 the GCM nonce (12 bytes) the
+ * segments' are made from, 92 the float rows' CTR nonce (8), 100 the flag 1.
  */
 const SNAPSHOT_HEADER = 128;
 
@@ -251,7 +273,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private slotHead = new Int32Array(0);
   private slotLast = new Int32Array(0);
   private slotSamples = new Int32Array(0);
-  private slotIds: (string | undefined)[] = [];
+  private slotIds = new SlotIds();
   /** Each person's slot: read through `ids()`, which first maps any ids a snapshot load left to map. */
   private readonly slotOf = new Map<string, number>();
   /** Slots below `mapped` are in slotOf; those up to `mapEnd` (a loaded snapshot's) are mapped after the load. */
@@ -281,6 +303,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly firstMode: 1 | 2;
   private readonly vectorFile: string | undefined;
   private readonly residentFloatBytes: number;
+  private readonly snapshotSegmentBytes: number;
   private readonly sealKey: Buffer | undefined;
   private adaptiveFirstPass: number;
   private readonly firstPassFloor: number;
@@ -319,6 +342,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.vectorFile = options.vectorFile;
     this.sealKey = options.sealKey;
     this.residentFloatBytes = options.residentFloatBytes ?? RESIDENT_FLOATS_MIB * 2 ** 20;
+    this.snapshotSegmentBytes = options.snapshotSegmentBytes ?? SEGMENT_BYTES;
+    if (!validSegmentBytes(this.snapshotSegmentBytes))
+      throw new Error(`segmentos de instantánea no válidos: ${this.snapshotSegmentBytes}`);
     this.vectors = options.vectorFile ? this.fileStore(options.vectorFile) : new MemoryVectorStore(dim);
     if (this.vectors instanceof FileVectorStore) this.vectors.expectRows(options.capacity ?? 0);
     this.parallelFrom = options.parallelFrom ?? 65536;
@@ -408,7 +434,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
 
   private mapIds(until: number): void {
     for (; this.mapped < until; this.mapped++) {
-      const id = this.slotIds[this.mapped];
+      const id = this.slotIds.get(this.mapped);
       if (id !== undefined) this.slotOf.set(id, this.mapped);
     }
   }
@@ -507,7 +533,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         }
       }
     } else {
-      this.slotIds[slot] = idPersona;
+      this.slotIds.set(slot, idPersona);
     }
     this.slotHead[slot] = -1;
     this.slotLast[slot] = -1;
@@ -686,7 +712,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     }
     this.samples -= this.slotSamples[slot]!;
     this.slotOf.delete(idPersona);
-    this.slotIds[slot] = undefined;
+    this.slotIds.set(slot, undefined);
     this.freeSlots.push(slot);
     if (this.deadRows > Math.max(4096, this.rowCount / 4)) this.compact();
   }
@@ -1054,7 +1080,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       for (let r = this.slotHead[slot]!; r >= 0; r = this.rowNext[r]!, i++) {
         best = Math.max(best, dot(q, this.checked(floats.subarray(i * this.dim, (i + 1) * this.dim), r)));
       }
-      hits.push({ idPersona: this.slotIds[slot]!, score: best });
+      hits.push({ idPersona: this.slotIds.get(slot)!, score: best });
     }
     hits.sort((a, b) => b.score - a.score);
     return hits.slice(0, k);
@@ -1081,13 +1107,14 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       if (p === undefined) {
         p = ids.length;
         slotIndex.set(slot, p);
-        ids.push(this.slotIds[slot]!);
+        ids.push(this.slotIds.get(slot)!);
       }
       person[r] = p;
     }
     const labelBytes = Buffer.from(label, 'utf8');
-    const idBytes = Buffer.from(JSON.stringify(ids), 'utf8');
-    const layout = snapshotLayout(this.pairs, this.dpad, this.dim, rows, labelBytes.length, idBytes.length);
+    const idBytes = packSlotIds(ids);
+    const segmentBytes = this.snapshotSegmentBytes;
+    const layout = snapshotLayout(this.pairs, this.dpad, this.dim, rows, labelBytes.length, idBytes.length, segmentBytes);
     const buffer = this.memory.buffer;
     const parts: [Uint8Array, number][] = [
       [labelBytes, layout.label],
@@ -1110,32 +1137,43 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     header.writeUInt32LE(ids.length, 20);
     header.writeUInt32LE(idBytes.length, 24);
     header.writeUInt32LE(labelBytes.length, 28);
-    // Bytes 32-39: unused (zero).
+    header.writeUInt32LE(segmentBytes, 32);
+    // Bytes 36-39: unused (zero).
     header.writeDoubleLE(this.err4Max, 40);
     header.writeDoubleLE(this.alpha2Max, 48);
-    // Sealed: everything after the label under GCM (the header's first part and the label, which
-    // stays readable for snapshotLabel, authenticated with it), the float rows under CTR.
-    const seal = this.sealKey ? snapshotSeal(this.sealKey, header, labelBytes) : null;
+    // Sealed: everything after the label under GCM, in segments (snapshot-segments.ts) whose tags
+    // follow the float rows (the header's first part and the label, which stays readable for
+    // snapshotLabel, authenticated with each), the float rows under CTR.
+    const seal = this.sealKey ? snapshotSeal(this.sealKey, header) : null;
     const tmp = `${file}.tmp`;
     const fd = openSync(tmp, 'w');
     try {
-      let crc = 0;
-      parts.forEach(([bytes, at], i) => {
-        crc = crc32(bytes, crc);
-        // parts[0] is the label, in clear.
-        writeFully(fd, seal && i > 0 ? seal.gcm.update(bytes) : bytes, at);
-      });
+      let crc = crc32(labelBytes);
+      writeFully(fd, labelBytes, layout.label);
+      for (const [bytes] of parts.slice(1)) crc = crc32(bytes, crc);
       header.writeUInt32LE(crc32(header.subarray(0, 56), crc) >>> 0, 56);
       if (seal) {
-        seal.gcm.final();
-        seal.gcm.getAuthTag().copy(header, 76);
+        const aad = Buffer.concat([header.subarray(0, 56), labelBytes]);
+        const piece = new Uint8Array(CIPHER_PIECE_BYTES);
+        const tags = Buffer.alloc(layout.segments * TAG_BYTES);
+        let n = 0;
+        for (const [bytes, at] of parts.slice(1)) {
+          for (const s of segmentsOf([{ fileAt: at, memoryAt: 0, bytes: bytes.length }], segmentBytes, n)) {
+            const clear = bytes.subarray(s.memoryAt, s.memoryAt + s.length);
+            writeSealedSegment(fd, seal.key, seal.nonce, aad, s.n, clear, s.fileAt, piece).copy(tags, s.n * TAG_BYTES);
+            n = s.n + 1;
+          }
+        }
+        writeFully(fd, tags, layout.end);
+      } else {
+        for (const [bytes, at] of parts.slice(1)) writeFully(fd, bytes, at);
       }
       writeFully(fd, header, 0);
       const chunkRows = 1024;
       const chunk = new Float32Array(chunkRows * this.dim);
       for (let i = 0; i < rows; i += chunkRows) {
         const n = Math.min(chunkRows, rows - i);
-        for (let j = 0; j < n; j++) chunk.set(this.vectors.read(i + j, this.scratch), j * this.dim);
+        this.vectors.readRange(i, n, chunk);
         const raw = new Uint8Array(chunk.buffer, 0, n * this.dim * 4);
         seal?.rows.apply(i, raw, n);
         writeFully(fd, raw, layout.floats + i * this.dim * 4);
@@ -1145,6 +1183,31 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       closeSync(fd);
     }
     renameSync(tmp, file);
+  }
+
+  /** A thread that reads (and opens) `segments` of a snapshot into the shared memory beside this one (loadSnapshot). */
+  private snapshotHelper(file: string, segments: Segment[], control: Int32Array, seal: SegmentSeal | null): Worker | null {
+    const data: SnapshotOpenData = {
+      file,
+      memory: this.memory,
+      segments,
+      control: control.buffer as SharedArrayBuffer,
+      seal: seal && {
+        key: new Uint8Array(seal.key),
+        base: new Uint8Array(seal.base),
+        aad: new Uint8Array(seal.aad),
+        tags: seal.tags,
+      },
+    };
+    try {
+      const worker = new Worker(compiledBeside(import.meta.url, 'snapshot-open-worker.js'), { workerData: data });
+      worker.unref();
+      // Whatever it leaves unclaimed this thread reads; a segment it claimed and never finished fails the load.
+      worker.on('error', () => undefined);
+      return worker;
+    } catch {
+      return null;
+    }
   }
 
   /** The label a snapshot was saved with, or null when `file` is not a snapshot of this index's dimension. */
@@ -1191,32 +1254,20 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         throw new IndexIntegrityError(`${file}: dimensión ${dim}, el índice es de ${this.dim}`);
       if (idLength > 2 ** 30 || labelLength > 2 ** 20 || rows > 2 ** 28)
         throw new IndexIntegrityError(`${file}: instantánea dañada`);
-      const layout = snapshotLayout(this.pairs, dpad, dim, rows, labelLength, idLength);
+      const segmentBytes = header.readUInt32LE(32);
+      if (!validSegmentBytes(segmentBytes)) throw new IndexIntegrityError(`${file}: instantánea dañada`);
+      const layout = snapshotLayout(this.pairs, dpad, dim, rows, labelLength, idLength, segmentBytes);
       const sealed = header[100] === 1;
       if (sealed !== (this.sealKey !== undefined))
         throw new IndexIntegrityError(`${file}: ${sealed ? 'sellada, y el índice no tiene la clave' : 'sin sellar'}`);
       const label = Buffer.alloc(labelLength);
       readFully(fd, label, layout.label);
-      let crc = crc32(label);
-      let open: DecipherGCM | null = null;
+      let seal: SegmentSeal | null = null;
       if (this.sealKey) {
-        open = createDecipheriv('aes-256-gcm', this.sealKey, header.subarray(64, 76));
-        open.setAAD(Buffer.concat([header.subarray(0, 56), label]));
-        open.setAuthTag(header.subarray(76, 92));
+        const tags = Buffer.alloc(layout.segments * TAG_BYTES);
+        readFully(fd, tags, layout.end);
+        seal = { key: this.sealKey, base: header.subarray(64, 76), aad: Buffer.concat([header.subarray(0, 56), label]), tags };
       }
-      const part = <T extends Uint8Array>(into: T, at: number): T => {
-        readFully(fd, into, at);
-        if (open) into.set(open.update(into));
-        crc = crc32(into, crc);
-        return into;
-      };
-      const idBytes = part(Buffer.alloc(idLength), layout.ids);
-      const person = new Int32Array(rows);
-      part(new Uint8Array(person.buffer), layout.person);
-      const hashes = new Int32Array(rows);
-      part(new Uint8Array(hashes.buffer), layout.hashes);
-      const errs = new Float32Array(rows);
-      part(new Uint8Array(errs.buffer), layout.errs);
       // Reset, then fill the memory straight from the file.
       this.rowCount = 0;
       this.deadRows = 0;
@@ -1224,31 +1275,63 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.slotOf.clear();
       this.mapped = this.mapEnd = 0;
       this.freeSlots = [];
-      this.slotIds = [];
+      this.slotIds.clear();
       this.slotHead = new Int32Array(0);
       this.slotLast = new Int32Array(0);
       this.slotSamples = new Int32Array(0);
       this.reserve(rows);
       const buffer = this.memory.buffer;
-      part(new Uint8Array(buffer, this.scales2At, rows * 4), layout.scales2);
-      part(new Uint8Array(buffer, this.scales4At, rows * 4), layout.scales4);
-      part(new Uint8Array(buffer, this.errs2At, rows * 4), layout.errs2);
-      part(new Uint8Array(buffer, this.fsAt, layout.fsBytes), layout.fs);
-      part(new Uint8Array(buffer, this.codesAt, (rows * dpad) / 2), layout.codes);
-      let authentic = true;
+      const idBytes = Buffer.alloc(idLength);
+      const person = new Int32Array(rows);
+      const hashes = new Int32Array(rows);
+      const errs = new Float32Array(rows);
+      // In the order they were written (and their segments numbered): this thread's arrays, then the shared memory's.
+      const own: [Uint8Array, number][] = [
+        [idBytes, layout.ids],
+        [new Uint8Array(person.buffer), layout.person],
+        [new Uint8Array(hashes.buffer), layout.hashes],
+        [new Uint8Array(errs.buffer), layout.errs],
+      ];
+      const shared = [
+        { memoryAt: this.scales2At, fileAt: layout.scales2, bytes: rows * 4 },
+        { memoryAt: this.scales4At, fileAt: layout.scales4, bytes: rows * 4 },
+        { memoryAt: this.errs2At, fileAt: layout.errs2, bytes: rows * 4 },
+        { memoryAt: this.fsAt, fileAt: layout.fs, bytes: layout.fsBytes },
+        { memoryAt: this.codesAt, fileAt: layout.codes, bytes: (rows * dpad) / 2 },
+      ];
+      let n = 0;
+      const ownSegments = own.map(([bytes, at]) => {
+        const segments = segmentsOf([{ fileAt: at, memoryAt: 0, bytes: bytes.length }], segmentBytes, n);
+        n += segments.length;
+        return [bytes, segments] as const;
+      });
+      const sharedSegments = segmentsOf(shared, segmentBytes, n);
+      const control = new Int32Array(segmentControl(sharedSegments.length));
+      // A second thread for the shared memory's segments while this one reads its own.
+      const helper = sharedSegments.length > 1 ? this.snapshotHelper(file, sharedSegments, control, seal) : null;
       try {
-        open?.final();
-      } catch {
-        authentic = false;
-      }
-      if (!authentic || crc32(header.subarray(0, 56), crc) >>> 0 !== header.readUInt32LE(56)) {
+        for (const [bytes, segments] of ownSegments) for (const segment of segments) readSegment(fd, bytes, segment, seal);
+        claimSegments(control, sharedSegments, fd, new Uint8Array(buffer), seal);
+        awaitSegments(control, sharedSegments.length, SNAPSHOT_HELPER_WAIT_MS);
+        if (!seal) {
+          let crc = crc32(label);
+          for (const [bytes] of own) crc = crc32(bytes, crc);
+          for (const p of shared) crc = crc32(new Uint8Array(buffer, p.memoryAt, p.bytes), crc);
+          if (crc32(header.subarray(0, 56), crc) >>> 0 !== header.readUInt32LE(56))
+            throw new IndexIntegrityError(`${file}: la instantánea no pasa su suma de control`);
+        }
+      } catch (error) {
         new Float32Array(buffer, this.scales2At, rows).fill(NaN);
         new Float32Array(buffer, this.scales4At, rows).fill(NaN);
-        throw new IndexIntegrityError(`${file}: la instantánea no pasa su control (suma o sello)`);
+        throw error instanceof IndexIntegrityError ? error : new IndexIntegrityError(`${file}: ${(error as Error).message}`);
+      } finally {
+        void helper?.terminate();
       }
-      const ids = JSON.parse(idBytes.toString('utf8')) as string[];
-      if (ids.length !== persons) throw new IndexIntegrityError(`${file}: instantánea dañada`);
-      this.slotIds = ids;
+      try {
+        this.slotIds.unpack(idBytes, persons);
+      } catch {
+        throw new IndexIntegrityError(`${file}: instantánea dañada`);
+      }
       this.slotHead = new Int32Array(Math.max(1024, persons)).fill(-1);
       this.slotLast = new Int32Array(Math.max(1024, persons)).fill(-1);
       this.slotSamples = new Int32Array(Math.max(1024, persons));
@@ -1287,21 +1370,27 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
 }
 
 /**
- * A snapshot's sealing: fresh nonces written into `header` (GCM at 64, the rows' CTR at 92, the
- * flag at 100), and the GCM cipher, the header's first 56 bytes and the label as its associated data.
+ * A snapshot's sealing: fresh nonces written into `header` (the segments' GCM at 64, the rows' CTR
+ * at 92, the flag at 100).
  */
-function snapshotSeal(key: Buffer, header: Buffer, label: Buffer) {
+function snapshotSeal(key: Buffer, header: Buffer) {
   const nonce = randomBytes(12);
   nonce.copy(header, 64);
   const rows = RowCipher.fresh(key, header.readUInt32LE(8) * 4);
   rows.nonce.copy(header, 92);
   header[100] = 1;
-  const gcm = createCipheriv('aes-256-gcm', key, nonce);
-  gcm.setAAD(Buffer.concat([header.subarray(0, 56), label]));
-  return { gcm, rows };
+  return { key, nonce, rows };
 }
 
-function snapshotLayout(pairs: number, dpad: number, dim: number, rows: number, labelBytes: number, idBytes: number) {
+function snapshotLayout(
+  pairs: number,
+  dpad: number,
+  dim: number,
+  rows: number,
+  labelBytes: number,
+  idBytes: number,
+  segmentBytes: number,
+) {
   const label = SNAPSHOT_HEADER;
   const ids = label + labelBytes;
   const person = align(ids + idBytes, 64);
@@ -1327,6 +1416,8 @@ function snapshotLayout(pairs: number, dpad: number, dim: number, rows: number, 
     fsBytes,
     codes,
     floats,
+    /** After the float rows: a sealed snapshot's segment tags. */
     end: floats + rows * dim * 4,
+    segments: segmentCount([idBytes, ...Array<number>(6).fill(rows * 4), fsBytes, (rows * dpad) / 2], segmentBytes),
   };
 }

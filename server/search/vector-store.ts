@@ -15,6 +15,8 @@ export interface VectorStore {
   read(row: number, out: Float32Array): Float32Array;
   /** Rows `rows`, one after another in `out` (rows.length x dim floats): a search's shortlist at once. */
   readRows(rows: ArrayLike<number>, out: Float32Array): void;
+  /** Rows `from` to `from + n - 1` into `out` (a snapshot's copy of them: one read and one keystream call for them all). */
+  readRange(from: number, n: number, out: Float32Array): void;
   append(vec: Float32Array): void;
   /**
    * Overwrites a row with zeros where it lies (a deleted person's floats leave no copy in the
@@ -42,6 +44,10 @@ export class MemoryVectorStore implements VectorStore {
 
   readRows(rows: ArrayLike<number>, out: Float32Array): void {
     for (let i = 0; i < rows.length; i++) out.set(this.read(rows[i]!, out), i * this.dim);
+  }
+
+  readRange(from: number, n: number, out: Float32Array): void {
+    for (let i = 0; i < n; i++) out.set(this.read(from + i, out), i * this.dim);
   }
 
   append(vec: Float32Array): void {
@@ -244,6 +250,11 @@ export class FileVectorStore implements VectorStore {
     if (this.resident) return this.resident.read(row, out);
     this.readStored(row, 1, out);
     return out;
+  }
+
+  readRange(from: number, n: number, out: Float32Array): void {
+    if (this.resident) return this.resident.readRange(from, n, out);
+    this.readStored(from, n, out);
   }
 
   readRows(rows: ArrayLike<number>, out: Float32Array): void {
