@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { gfMultiply, openAll } from './open-all.js';
+import { gfMultiply, openAll, OpenAllScratch } from './open-all.js';
 import { open, seal } from './sealed.js';
 
 const key = randomBytes(32);
@@ -44,6 +44,23 @@ describe('openAll: many sealed values opened at once', () => {
       expect(p.equals(open(key, sealed[i]!, associated[i]!))).toBe(true);
     });
     expect(openAll(key, [], [])).toEqual([]);
+  });
+
+  it('reusing its memory across batches, opens each as open does, whatever the batch before left in it', () => {
+    const scratch = new OpenAllScratch();
+    const big = batch(300);
+    expect(openAll(key, big.sealed, big.associated, scratch)!.every((p, i) => p.equals(big.plain[i]!))).toBe(true);
+    // Smaller batches over the stale bytes of the big one: padding and the zero block must be zeroed again.
+    for (const n of [40, 7, 1]) {
+      const { associated, plain, sealed } = batch(n);
+      const reversed = [...sealed].reverse();
+      const opened = openAll(key, reversed, [...associated].reverse(), scratch);
+      expect(opened!.map((p) => Buffer.from(p))).toEqual([...plain].reverse());
+    }
+    const { associated, sealed } = batch(20);
+    const copy = sealed.map((s) => Buffer.from(s));
+    copy[3]![copy[3]!.length - 1]! ^= 1;
+    expect(openAll(key, copy, associated, scratch)).toBeNull();
   });
 
   it('refuses the whole batch for one flipped bit anywhere, a moved value or another key', () => {

@@ -1,4 +1,5 @@
 import { createCipheriv, randomBytes, timingSafeEqual } from 'node:crypto';
+import { updateInto } from './cipher-pieces.js';
 import { NONCE, TAG, VERSION } from './sealed.js';
 import { aligned, bigEndian32, word } from './words.js';
 
@@ -24,7 +25,12 @@ import { aligned, bigEndian32, word } from './words.js';
  * ciphertext and keystream. Values whose format is not `seal`'s, or any tag that fails, make the
  * batch null: callers then open them one by one with `open`, which names the first bad value.
  */
-export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: readonly string[]): Buffer[] | null {
+export function openAll(
+  key: Buffer,
+  sealed: readonly Uint8Array[],
+  associated: readonly string[],
+  scratch?: OpenAllScratch,
+): Buffer[] | null {
   const n = sealed.length;
   if (associated.length !== n) throw new Error('openAll: un dato asociado por valor');
   if (n === 0) return [];
@@ -47,9 +53,19 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
     j0At[i] = counters;
     counters += 1 + pad16(ctBytes[i]!) / 16;
   }
-  // Its own memory (not the pool's), so the XOR below can run over 32-bit words.
-  const ghashInput = Buffer.from(new ArrayBuffer(sequence));
-  const blocks = new Uint32Array(counters * 4);
+  // Its own memory (not the pool's), so the XOR below can run over 32-bit words. Reused, it is
+  // zeroed (the padding must be), and the zero block of the counters too (the rest is written).
+  let ghashInput: Buffer;
+  let blocks: Uint32Array;
+  if (scratch) {
+    if (scratch.ghash.byteLength < sequence) scratch.ghash = new ArrayBuffer(sequence);
+    if (scratch.blocks.length < counters * 4) scratch.blocks = new Uint32Array(counters * 4);
+    ghashInput = Buffer.from(scratch.ghash, 0, sequence).fill(0);
+    blocks = scratch.blocks.subarray(0, counters * 4).fill(0, 0, 4);
+  } else {
+    ghashInput = Buffer.from(new ArrayBuffer(sequence));
+    blocks = new Uint32Array(counters * 4);
+  }
   const nonce = randomBytes(NONCE);
   blocks.set([word(nonce, 0), word(nonce, 4), word(nonce, 8), bigEndian32(1)], 4);
   for (let i = 0; i < n; i++) {
@@ -72,8 +88,11 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
       blocks[b + 3] = bigEndian32(c);
     }
   }
+  // Enciphered in place, a piece at a time: a batch's blocks are megabytes, and fresh output
+  // memory that size costs more than the AES (cipher-pieces.ts).
   const ecb = createCipheriv('aes-256-ecb', key, null).setAutoPadding(false);
-  const stream = ecb.update(new Uint8Array(blocks.buffer));
+  const stream = Buffer.from(blocks.buffer, blocks.byteOffset, blocks.byteLength);
+  updateInto(ecb, stream, stream);
   ecb.final();
   // S = T xor E(J0), after each value's lengths.
   for (let i = 0; i < n; i++) {
@@ -105,6 +124,16 @@ export function openAll(key: Buffer, sealed: readonly Uint8Array[], associated: 
     out[i] = ghashInput.subarray(o, o + len);
   }
   return out;
+}
+
+/**
+ * Memory `openAll` may keep from one batch to the next (a bulk read's batches are megabytes, and
+ * fresh memory is slow to fault in): the values it returns are then views into it, valid until
+ * the next call with it.
+ */
+export class OpenAllScratch {
+  ghash = new ArrayBuffer(0);
+  blocks = new Uint32Array(0);
 }
 
 // eslint-disable-next-line no-control-regex

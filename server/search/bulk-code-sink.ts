@@ -63,6 +63,8 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
     }
   };
 
+  // The batch's unit rows, as written to the file: kept across batches (fresh memory is slow to fault in).
+  let units = new Float32Array(0);
   return (ids, floats, ends) => {
     const n = ids.length;
     const from = (i: number) => (i ? ends[i - 1]! : 0);
@@ -75,7 +77,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
     const end = start + n;
     const hashes = new Int32Array(n);
     const err4 = new Float32Array(n);
-    const units = new Float32Array(n * dim);
+    if (units.length < n * dim) units = new Float32Array(n * dim);
     let alpha2Max = 0;
     const u8 = new Uint8Array(data.memory.buffer);
     for (let b = start >> 5; b <= (end - 1) >> 5; b++) {
@@ -98,7 +100,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
         for (let k = 0; k < blockBytes; k++) if (u8[staging + k]) Atomics.or(u8, block + k, u8[staging + k]!);
       }
     }
-    const bytes = new Uint8Array(units.buffer);
+    const bytes = new Uint8Array(units.buffer, 0, n * dim * 4);
     cipher?.apply(start, bytes, n);
     // Opened per batch: a descriptor belongs to the process, and would outlive this thread.
     const fd = openSync(data.vectorFile, 'r+');

@@ -19,6 +19,13 @@ export interface SampleRanges {
   maxId: number;
 }
 
+/**
+ * A small young generation (4 MB semi-spaces, as the face workers'): each batch's row buffers and
+ * opened values die young, and the sooner a scavenge frees them the sooner their memory is reused
+ * instead of fresh pages, whose faults cost more than reading the rows (docs/search-index.md).
+ */
+const UNSEAL_WORKER_HEAP = { maxYoungGenerationSizeMb: 12 };
+
 /** One thread that reads and opens batches, answering in the order it is asked. */
 class Unsealer {
   private readonly worker: Worker;
@@ -33,7 +40,7 @@ class Unsealer {
       ...(ranges ? { source: { file: ranges.file, modelId: ranges.modelId } } : {}),
       ...(sink ? { sink } : {}),
     };
-    this.worker = new Worker(workerScript(import.meta.url, 'unseal-worker'), { workerData });
+    this.worker = new Worker(workerScript(import.meta.url, 'unseal-worker'), { workerData, resourceLimits: UNSEAL_WORKER_HEAP });
     let ready: (reads: boolean) => void;
     this.reads = new Promise((resolve) => (ready = resolve));
     this.worker.on('message', (reply: UnsealResponse | UnsealReady) => {

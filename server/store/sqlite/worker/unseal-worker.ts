@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sampleAad } from '../../../crypto/sample-sealing.js';
-import { openAll } from '../../../crypto/open-all.js';
+import { openAll, OpenAllScratch } from '../../../crypto/open-all.js';
 import { open } from '../../../crypto/sealed.js';
 import type { BatchSink, OpenedBatchSink } from '../../store.js';
 
@@ -72,18 +72,28 @@ try {
 }
 port.postMessage({ ready: true, reads: range !== null } satisfies UnsealReady);
 
+/** openAll's memory, kept across batches: the values it opens are copied out at once. */
+const opening = new OpenAllScratch();
+let kept = new Float32Array(0);
+function scratch(count: number): Float32Array<ArrayBuffer> {
+  if (kept.length < count) kept = new Float32Array(count);
+  return kept.subarray(0, count);
+}
+
 function unseal(ids: string[], sealedOf: (i: number) => Uint8Array): void {
   let i = 0;
   try {
     const sealed = ids.map((_, k) => sealedOf(k));
     const aads = ids.map((id) => sampleAad(id, 'embedding'));
     // The whole batch in two OpenSSL calls; when it does not hold, value by value, to name the bad one.
-    let plain = openAll(keyBuffer, sealed, aads);
+    let plain = openAll(keyBuffer, sealed, aads, opening);
     if (!plain) {
       plain = [];
       for (; i < ids.length; i++) plain.push(open(keyBuffer, sealed[i]!, aads[i]!));
     }
-    const floats = new Float32Array(plain.reduce((n, p) => n + p.byteLength, 0) / 4);
+    // A sink codes the floats here, and one buffer serves every batch; floats sent back are transferred.
+    const count = plain.reduce((n, p) => n + p.byteLength, 0) / 4;
+    const floats = sink ? scratch(count) : new Float32Array(count);
     const out = new Uint8Array(floats.buffer);
     const floatEnds = new Int32Array(plain.length);
     let at = 0;
