@@ -1282,15 +1282,14 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.reserve(rows);
       const buffer = this.memory.buffer;
       const idBytes = Buffer.alloc(idLength);
-      const person = new Int32Array(rows);
-      const hashes = new Int32Array(rows);
-      const errs = new Float32Array(rows);
+      // Straight into the row arrays (reserved for `rows`), as the codes into the shared memory.
+      const person = this.rowSlot.subarray(0, rows);
       // In the order they were written (and their segments numbered): this thread's arrays, then the shared memory's.
       const own: [Uint8Array, number][] = [
         [idBytes, layout.ids],
-        [new Uint8Array(person.buffer), layout.person],
-        [new Uint8Array(hashes.buffer), layout.hashes],
-        [new Uint8Array(errs.buffer), layout.errs],
+        [new Uint8Array(this.rowSlot.buffer, 0, rows * 4), layout.person],
+        [new Uint8Array(this.rowHashes.buffer, 0, rows * 4), layout.hashes],
+        [new Uint8Array(this.rowErr4.buffer, 0, rows * 4), layout.errs],
       ];
       const shared = [
         { memoryAt: this.scales2At, fileAt: layout.scales2, bytes: rows * 4 },
@@ -1339,9 +1338,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.mapInBackground();
       new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
-      this.rowSlot.set(person);
-      this.rowHashes.set(hashes);
-      this.rowErr4.set(errs);
       this.rowCount = rows;
       this.samples = rows;
       for (let r = 0; r < rows; r++) this.slotSamples[person[r]!]!++;
