@@ -426,10 +426,10 @@ describe('QuantizedEmbeddingIndex', () => {
     expect(() => withoutKey.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
     const otherKey = new QuantizedEmbeddingIndex(dim, { sealKey: randomBytes(32) });
     expect(() => otherKey.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
-    // One bit of the sealed codes changed (they end where the float rows start; each of the nine
-    // sealed parts is one segment here, and their tags follow the float rows): the seal no longer holds.
+    // One bit of the sealed codes changed (before the segments' tags and the float rows: each of
+    // the nine sealed parts is one segment here): the seal no longer holds.
     const altered = readFileSync(snapshot);
-    altered[altered.length - 9 * 16 - 1500 * dim * 4 - 100]! ^= 1;
+    altered[altered.length - 1500 * dim * 4 - 9 * 16 - 100]! ^= 1;
     writeFileSync(snapshot, altered);
     const c = new QuantizedEmbeddingIndex(dim, { sealKey });
     expect(() => c.loadSnapshot(snapshot)).toThrow(IndexIntegrityError);
@@ -455,12 +455,12 @@ describe('QuantizedEmbeddingIndex', () => {
         expect(b.search(people[p]![1], 1)[0]!.idPersona).toBe(`persona-${p}-ñ`);
       }
       const original = readFileSync(snapshot);
-      // The codes end where the float rows start; sealed, the tags of every part's segments follow
-      // those (at 64-d: the ids, six arrays of a number a row, the codes; no 2-bit codes).
+      // The float rows end the file; before them the tags of every part's segments (at 64-d: the
+      // ids, six arrays of a number a row, the codes; no 2-bit codes), and before those the codes.
       const idBytes = rows * 4 + Buffer.byteLength(people.map(([id]) => id).join(''), 'utf8');
       const segments = Math.ceil(idBytes / 4096) + 6 * Math.ceil((rows * 4) / 4096) + Math.ceil((rows * 32) / 4096);
-      const floatsAt = original.length - (sealKey ? segments * 16 : 0) - rows * dim * 4;
-      const codesAt = floatsAt - rows * 32;
+      const tagsAt = original.length - rows * dim * 4 - Math.ceil((segments * 16) / 64) * 64;
+      const codesAt = tagsAt - rows * 32;
       const refused = (change: (bytes: Buffer) => void) => {
         const bytes = Buffer.from(original);
         change(bytes);

@@ -1142,7 +1142,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     header.writeDoubleLE(this.err4Max, 40);
     header.writeDoubleLE(this.alpha2Max, 48);
     // Sealed: everything after the label under GCM, in segments (snapshot-segments.ts) whose tags
-    // follow the float rows (the header's first part and the label, which stays readable for
+    // precede the float rows (the header's first part and the label, which stays readable for
     // snapshotLabel, authenticated with each), the float rows under CTR.
     const seal = this.sealKey ? snapshotSeal(this.sealKey, header) : null;
     const tmp = `${file}.tmp`;
@@ -1164,7 +1164,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
             n = s.n + 1;
           }
         }
-        writeFully(fd, tags, layout.end);
+        writeFully(fd, tags, layout.tags);
       } else {
         for (const [bytes, at] of parts.slice(1)) writeFully(fd, bytes, at);
       }
@@ -1265,7 +1265,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       let seal: SegmentSeal | null = null;
       if (this.sealKey) {
         const tags = Buffer.alloc(layout.segments * TAG_BYTES);
-        readFully(fd, tags, layout.end);
+        readFully(fd, tags, layout.tags);
         seal = { key: this.sealKey, base: header.subarray(64, 76), aad: Buffer.concat([header.subarray(0, 56), label]), tags };
       }
       // Reset, then fill the memory straight from the file.
@@ -1398,7 +1398,10 @@ function snapshotLayout(
   const fs = align(errs2 + rows * 4, 64);
   const fsBytes = (align(rows, 32) * pairs) / 2;
   const codes = align(fs + fsBytes, 64);
-  const floats = align(codes + (rows * dpad) / 2, 64);
+  const segments = segmentCount([idBytes, ...Array<number>(6).fill(rows * 4), fsBytes, (rows * dpad) / 2], segmentBytes);
+  // A sealed snapshot's segment tags (zeros in clear), before the float rows: those end the file.
+  const tags = align(codes + (rows * dpad) / 2, 64);
+  const floats = align(tags + segments * TAG_BYTES, 64);
   return {
     label,
     ids,
@@ -1411,9 +1414,9 @@ function snapshotLayout(
     fs,
     fsBytes,
     codes,
+    tags,
+    segments,
     floats,
-    /** After the float rows: a sealed snapshot's segment tags. */
     end: floats + rows * dim * 4,
-    segments: segmentCount([idBytes, ...Array<number>(6).fill(rows * 4), fsBytes, (rows * dpad) / 2], segmentBytes),
   };
 }
