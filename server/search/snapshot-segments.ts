@@ -14,6 +14,8 @@ export const SEGMENT_BYTES = 4 << 20;
 export function validSegmentBytes(n: number): boolean {
   return n >= 4096 && n <= 2 ** 30 && (n & (n - 1)) === 0;
 }
+
+/** A sealed segment's GCM tag. */
 export const TAG_BYTES = 16;
 
 /** One segment: `length` bytes at `fileAt` in the file, at `memoryAt` in its destination. */
