@@ -1311,7 +1311,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       try {
         for (const [bytes, segments] of ownSegments) for (const segment of segments) readSegment(fd, bytes, segment, seal);
         claimSegments(control, sharedSegments, fd, new Uint8Array(buffer), seal);
-        awaitSegments(control, sharedSegments.length, SNAPSHOT_HELPER_WAIT_MS);
+        awaitSegments(control, sharedSegments, SNAPSHOT_HELPER_WAIT_MS);
         if (!seal) {
           let crc = crc32(label);
           for (const [bytes] of own) crc = crc32(bytes, crc);

@@ -68,7 +68,7 @@ describe('snapshot segments', () => {
       };
       const worker = new Worker(compiledBeside(import.meta.url, 'snapshot-open-worker.js'), { workerData: data });
       await new Promise((resolve) => worker.once('exit', resolve));
-      return () => awaitSegments(control, segments.length, 1000);
+      return () => awaitSegments(control, segments, 1000);
     };
     (await run(seal.tags))();
     const u8 = new Uint8Array(memory.buffer);
@@ -89,12 +89,12 @@ describe('snapshot segments', () => {
       );
       const control = new Int32Array(segmentControl(segments.length));
       claimSegments(control, segments, fd, into, seal);
-      expect(() => awaitSegments(control, segments.length, 1000)).not.toThrow();
+      expect(() => awaitSegments(control, segments, 1000)).not.toThrow();
       // The second segment read where the third is: same length, another nonce.
       const swapped = segments.map((s, i) => (i === 2 ? { ...s, fileAt: segments[1]!.fileAt } : s));
       const again = new Int32Array(segmentControl(segments.length));
       claimSegments(again, swapped, fd, into, seal);
-      expect(() => awaitSegments(again, segments.length, 1000)).toThrow(IndexIntegrityError);
+      expect(() => awaitSegments(again, segments, 1000)).toThrow(IndexIntegrityError);
     } finally {
       closeSync(fd);
     }
@@ -103,6 +103,7 @@ describe('snapshot segments', () => {
   it('does not wait forever for a segment no thread finishes', () => {
     const control = new Int32Array(segmentControl(2));
     Atomics.store(control, 0, 2); // both claimed, never done
-    expect(() => awaitSegments(control, 2, 50)).toThrow(IndexIntegrityError);
+    const two = segmentsOf([{ fileAt: 0, memoryAt: 0, bytes: 8192 }], 4096);
+    expect(() => awaitSegments(control, two, 50)).toThrow(IndexIntegrityError);
   });
 });

@@ -138,15 +138,19 @@ export function claimSegments(
   }
 }
 
-/** Waits until every segment is done (another thread may still be on one): IndexIntegrityError if one failed or none came in `timeoutMs`. */
-export function awaitSegments(control: Int32Array, count: number, timeoutMs: number): void {
+/**
+ * Waits until every one of `segments` is done (another thread may still be on one):
+ * IndexIntegrityError if one failed or they were not all done within `timeoutMs`.
+ */
+export function awaitSegments(control: Int32Array, segments: readonly Segment[], timeoutMs: number): void {
   const until = performance.now() + timeoutMs;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < segments.length; i++) {
     while (Atomics.load(control, 1 + i) === PENDING) {
       const left = until - performance.now();
       if (left <= 0 || Atomics.wait(control, 1 + i, PENDING, left) === 'timed-out')
         throw new IndexIntegrityError('instantánea: el hilo que la abría no terminó');
     }
-    if (Atomics.load(control, 1 + i) === FAILED) throw new IndexIntegrityError(`instantánea: el segmento ${i} no se pudo abrir`);
+    if (Atomics.load(control, 1 + i) === FAILED)
+      throw new IndexIntegrityError(`instantánea: el segmento ${segments[i]!.n} no se pudo abrir`);
   }
 }
