@@ -131,6 +131,44 @@ describe('openSearchIndex', () => {
     store.close();
   });
 
+  it("after a crash with more than a batch of persons changed, reads them again on the store's threads, with the same answers", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-search-'));
+    dirs.push(dir);
+    const r = rng(11);
+    const store = openSqliteStore(dir, key);
+    for (let p = 0; p < 9000; p++) enroll(store, `p${p}`, [vec(r)]);
+    const probes = Array.from({ length: 12 }, (_, i) => (i % 2 ? vec(r) : store.listSamples(`p${i * 700}`)[0]!.embedding));
+    await (await answers(store, dir, probes)).opened.close();
+    // 2,100 persons new, 100 deleted, 100 given two samples: more than one batch of the catch-up.
+    for (let p = 0; p < 2100; p++) enroll(store, `new${p}`, [vec(r)]);
+    for (let p = 0; p < 100; p++) store.deletePerson(`p${p * 3}`);
+    for (let p = 0; p < 100; p++) enroll(store, `p${p * 3 + 1}`, [vec(r), vec(r)]);
+    const calls = { streamed: 0, inline: 0 };
+    const watched: StationStore = Object.assign(Object.create(store) as StationStore, {
+      streamPersonsEmbeddings: (...args: Parameters<NonNullable<StationStore['streamPersonsEmbeddings']>>) => {
+        calls.streamed++;
+        return store.streamPersonsEmbeddings!(...args);
+      },
+      embeddingsOfPersons: (...args: Parameters<NonNullable<StationStore['embeddingsOfPersons']>>) => {
+        calls.inline++;
+        store.embeddingsOfPersons!(...args);
+      },
+    });
+    const b = await answers(watched, dir, [...probes, ...['new5', 'p1', 'p4'].map((id) => store.listSamples(id)[0]!.embedding)]);
+    expect(b.opened.source).toBe('snapshot+changes');
+    expect(b.opened.caughtUp).toBe(2300);
+    expect(calls).toEqual({ streamed: 1, inline: 0 });
+    expect(b.opened.index.personCount).toBe(9000 + 2100 - 100);
+    const exact = exactFor(store);
+    expect(b.results).toEqual(
+      [...probes, ...['new5', 'p1', 'p4'].map((id) => store.listSamples(id)[0]!.embedding)].map((p) => exact.search(p, 10)),
+    );
+    expect(b.opened.index.search(store.listSamples('p1')[1]!.embedding, 1)[0]!.idPersona).toBe('p1');
+    expect(b.opened.index.search(probes[0]!, 10).some((h) => h.idPersona === 'p0')).toBe(false);
+    await b.opened.close();
+    store.close();
+  }, 60_000);
+
   it('rebuilds from the store when the journal does not cover the gap or lists most of the gallery', async () => {
     const { dir, store, probes, r } = setup();
     await (await answers(store, dir, probes)).opened.close();

@@ -7,6 +7,8 @@ import { indexFacade } from './index-facade.js';
 import type { SearchIndex } from './search-index.js';
 
 export const SEARCH_INDEX_DIR = 'search-index';
+/** Persons changed since the snapshot above which the catch-up is read on the store's threads (starting them costs tens of milliseconds). */
+const STREAM_CHANGES_FROM = 2048;
 
 export interface OpenSearchIndexOptions {
   dim: number;
@@ -117,7 +119,12 @@ export async function openSearchIndex(
   if (changed !== null && (changed.length <= 64 || changed.length <= store.countPersons() / 4)) {
     try {
       index.loadSnapshot(snapshot);
-      forEachPersonEmbeddings(store, changed, options.modelId, (id, list) => index.set(id, list));
+      const catchUp = (id: string, list: Float32Array[]) => index.set(id, list);
+      // More than a batch: read and opened on the store's threads while this one files them.
+      const streamed =
+        changed.length > STREAM_CHANGES_FROM &&
+        (await store.streamPersonsEmbeddings?.(changed, options.modelId, catchUp)) === true;
+      if (!streamed) forEachPersonEmbeddings(store, changed, options.modelId, catchUp);
       caughtUp = changed.length;
       source = caughtUp > 0 ? 'snapshot+changes' : 'snapshot';
     } catch (error) {

@@ -42,6 +42,16 @@ export interface StationStore {
     modelId: string,
     visit: (idPersona: string, embeddings: Float32Array[]) => void,
   ): void;
+  /**
+   * The same as `embeddingsOfPersons`, read and opened off the caller's thread while it works on
+   * the batch before (a crash's catch-up at start). Resolves false, having visited nobody, when it
+   * cannot (an in-memory database): callers then use `embeddingsOfPersons`.
+   */
+  streamPersonsEmbeddings?(
+    ids: readonly string[],
+    modelId: string,
+    visit: (idPersona: string, embeddings: Float32Array[]) => void,
+  ): Promise<boolean>;
   /** Forgets the journal up to `stamp` (a snapshot of the index at that stamp is saved). */
   forgetChangesThrough?(stamp: string): void;
 

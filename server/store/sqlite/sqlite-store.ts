@@ -17,7 +17,7 @@ import {
   type TokenRecord,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
-import { BATCH, streamUnsealed } from './stream-embeddings.js';
+import { BATCH, streamPersonsUnsealed, streamUnsealed } from './stream-embeddings.js';
 
 export const DATABASE_FILE = 'enrolla.db';
 
@@ -369,6 +369,15 @@ class SqliteStore implements StationStore {
     // Ids only grow: the last one bounds the samples without counting them.
     const page = (after: number, limit: number) => this.q.embeddingPage.all(modelId, after, limit);
     return streamUnsealed(this.key, page, visit, { ranges, sink: sink?.(maxId) ?? null });
+  }
+
+  streamPersonsEmbeddings(
+    ids: readonly string[],
+    modelId: string,
+    visit: (idPersona: string, embeddings: Float32Array[]) => void,
+  ): Promise<boolean> {
+    if (this.db.memory) return Promise.resolve(false);
+    return streamPersonsUnsealed(this.key, { file: this.db.name, modelId }, ids, visit);
   }
 
   countPersons(): number {

@@ -90,6 +90,89 @@ export async function streamUnsealed(
   visit: StreamVisitor,
   options: { threads?: number; ranges?: SampleRanges; sink?: BatchSink | null } = {},
 ): Promise<void> {
+  await streamBatches(
+    key,
+    options,
+    async (readers, dealt) => {
+      const ranges = options.ranges;
+      if (ranges && readers) {
+        for (let lo = 0, turn = 0; lo < ranges.maxId; lo += BATCH, turn++) {
+          await dealt(turn, { kind: 'read', lo, hi: lo + BATCH });
+        }
+        return;
+      }
+      for (let after = 0, turn = 0; ; turn++) {
+        const rows = page(after, BATCH);
+        if (rows.length === 0) break;
+        after = rows[rows.length - 1]!.id;
+        const ends = new Int32Array(rows.length);
+        let total = 0;
+        rows.forEach((r, i) => (ends[i] = total += r.embedding.byteLength));
+        const bytes = new Uint8Array(total);
+        rows.forEach((r, i) => bytes.set(r.embedding, i ? ends[i - 1]! : 0));
+        const ids = rows.map((r) => r.id_persona);
+        await dealt(turn, { kind: 'open', ids, bytes, ends }, [bytes.buffer, ends.buffer]);
+      }
+    },
+    visit,
+  );
+}
+
+/**
+ * The samples of `persons` (each of them once, with none for a person without samples), read
+ * and opened on the workers `BATCH` persons at a time while the caller's `visit` takes the batch
+ * before: a crash's catch-up. False, having read nothing, when the workers cannot read the file.
+ */
+export async function streamPersonsUnsealed(
+  key: Buffer,
+  source: Pick<SampleRanges, 'file' | 'modelId'>,
+  persons: readonly string[],
+  visit: (idPersona: string, embeddings: Float32Array[]) => void,
+): Promise<boolean> {
+  let read = false;
+  const chunks: string[][] = [];
+  // One answer a request, in order: the oldest chunk is the one answered.
+  const answered: StreamVisitor = (ids, embeddings) => {
+    const byPerson = new Map<string, Float32Array[]>();
+    ids.forEach((id, i) => {
+      const list = byPerson.get(id);
+      if (list) list.push(embeddings[i]!);
+      else byPerson.set(id, [embeddings[i]!]);
+    });
+    for (const id of chunks.shift()!) visit(id, byPerson.get(id) ?? []);
+  };
+  // maxId bounds range reads only: these read by person.
+  await streamBatches(
+    key,
+    { ranges: { ...source, maxId: 0 } },
+    async (readers, dealt) => {
+      if (!readers) return;
+      read = true;
+      for (let at = 0, turn = 0; at < persons.length; at += BATCH, turn++) {
+        const chunk = persons.slice(at, at + BATCH);
+        chunks.push(chunk);
+        await dealt(turn, { kind: 'persons', ids: chunk });
+      }
+    },
+    answered,
+  );
+  return read;
+}
+
+/**
+ * Starts the unseal workers and runs `deal`, which sends requests through `dealt` (to the workers
+ * in turn, two in flight per worker; `readers`: whether every worker reads the file itself);
+ * each answer goes to `visit` in the order asked.
+ */
+async function streamBatches(
+  key: Buffer,
+  options: { threads?: number; ranges?: SampleRanges; sink?: BatchSink | null },
+  deal: (
+    readers: boolean,
+    dealt: (turn: number, request: UnsealRequest, transfer?: ArrayBuffer[]) => Promise<void>,
+  ) => Promise<void>,
+  visit: StreamVisitor,
+): Promise<void> {
   const sink = options.sink ?? null;
   const unsealers = Array.from({ length: Math.max(1, options.threads ?? 2) }, () => new Unsealer(key, options.ranges, sink));
   const inFlight: Promise<UnsealResponse>[] = [];
@@ -108,25 +191,8 @@ export async function streamUnsealed(
     if (inFlight.length > 2 * unsealers.length) await codeOldest();
   };
   try {
-    const ranges = options.ranges;
-    if (ranges && (await Promise.all(unsealers.map((u) => u.reads))).every(Boolean)) {
-      for (let lo = 0, turn = 0; lo < ranges.maxId; lo += BATCH, turn++) {
-        await dealt(turn, { kind: 'read', lo, hi: lo + BATCH });
-      }
-    } else {
-      for (let after = 0, turn = 0; ; turn++) {
-        const rows = page(after, BATCH);
-        if (rows.length === 0) break;
-        after = rows[rows.length - 1]!.id;
-        const ends = new Int32Array(rows.length);
-        let total = 0;
-        rows.forEach((r, i) => (ends[i] = total += r.embedding.byteLength));
-        const bytes = new Uint8Array(total);
-        rows.forEach((r, i) => bytes.set(r.embedding, i ? ends[i - 1]! : 0));
-        const ids = rows.map((r) => r.id_persona);
-        await dealt(turn, { kind: 'open', ids, bytes, ends }, [bytes.buffer, ends.buffer]);
-      }
-    }
+    const readers = options.ranges !== undefined && (await Promise.all(unsealers.map((u) => u.reads))).every(Boolean);
+    await deal(readers, dealt);
     while (inFlight.length > 0) await codeOldest();
   } finally {
     await Promise.all(unsealers.map((u) => u.stop()));

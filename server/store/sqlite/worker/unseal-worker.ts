@@ -32,7 +32,9 @@ export type UnsealRequest =
       ends: Int32Array;
     }
   /** The samples of the model with lo < id <= hi, in id order. */
-  | { kind: 'read'; lo: number; hi: number };
+  | { kind: 'read'; lo: number; hi: number }
+  /** The samples of the model of these persons, in id order (what a crash's catch-up reads again). */
+  | { kind: 'persons'; ids: string[] };
 
 /**
  * The embeddings of a batch one after the other (float32; embedding i ends at float ends[i]) with
@@ -57,6 +59,7 @@ try {
 /** id_persona, embedding: rows as arrays (`raw`), cheaper to build than objects. */
 type Row = [string, Buffer];
 let range: Database.Statement<[string, number, number], Row> | null = null;
+let persons: Database.Statement<[string, string], Row> | null = null;
 try {
   if (source) {
     const db = new Database(source.file, { readonly: true, fileMustExist: true });
@@ -66,9 +69,15 @@ try {
         Row
       >('SELECT id_persona, embedding FROM face_samples WHERE model_id = ? AND id > ? AND id <= ? ORDER BY id')
       .raw(true);
+    persons = db
+      .prepare<
+        [string, string],
+        Row
+      >('SELECT id_persona, embedding FROM face_samples WHERE model_id = ? AND id_persona IN (SELECT value FROM json_each(?)) ORDER BY id')
+      .raw(true);
   }
 } catch {
-  range = null; // the caller reads the pages itself
+  range = persons = null; // the caller reads the pages itself
 }
 port.postMessage({ ready: true, reads: range !== null } satisfies UnsealReady);
 
@@ -118,7 +127,10 @@ port.on('message', (request: UnsealRequest) => {
   }
   let rows: Row[];
   try {
-    rows = range!.all(source!.modelId, request.lo, request.hi);
+    rows =
+      request.kind === 'persons'
+        ? persons!.all(source!.modelId, JSON.stringify(request.ids))
+        : range!.all(source!.modelId, request.lo, request.hi);
   } catch (error) {
     port.postMessage({ ok: false, idPersona: '', error: (error as Error).message } satisfies UnsealResponse);
     return;
