@@ -328,9 +328,9 @@ describe('QuantizedEmbeddingIndex', () => {
       b.loadSnapshot(file);
       expect(b.personCount).toBe(a.personCount);
       expect(b.sampleCount).toBe(a.sampleCount);
-      // Every id, though they are still being mapped in the background.
+      // Every id, though none was made a string by the load.
       expect([...b.personIds()].sort()).toEqual([...a.personIds()].sort());
-      // Right after the load (its ids still being mapped): an exclusion, then a re-enrollment, find their person.
+      // Right after the load (its ids found through the packed text): an exclusion, then a re-enrollment, find their person.
       const own = g[1499]![1][0]!;
       expect(b.search(own, 1)[0]!.idPersona).toBe('p1499');
       expect(b.search(own, 1, 'p1499')[0]!.idPersona).not.toBe('p1499');

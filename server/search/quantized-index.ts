@@ -136,8 +136,6 @@ const SAFETY = 3;
 const THREADS_MAX = 2;
 /** Threads that may code a bulk load at once, each in its own working space. */
 const BULK_CODERS_MAX = 4;
-/** Ids a step of the background mapping after a snapshot load adds to the map (a few milliseconds). */
-const MAP_STEP = 16384;
 // The control words shared with the scan worker.
 const C_GEN = 0;
 const C_DONE = 1;
@@ -274,11 +272,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private slotLast = new Int32Array(0);
   private slotSamples = new Int32Array(0);
   private slotIds = new SlotIds();
-  /** Each person's slot: read through `ids()`, which first maps any ids a snapshot load left to map. */
-  private readonly slotOf = new Map<string, number>();
-  /** Slots below `mapped` are in slotOf; those up to `mapEnd` (a loaded snapshot's) are mapped after the load. */
-  private mapped = 0;
-  private mapEnd = 0;
   private freeSlots: number[] = [];
   private samples = 0;
   private vectors: VectorStore;
@@ -422,34 +415,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     return this.slotIds.length - this.freeSlots.length;
   }
 
-  /**
-   * The map of ids to slots, complete. Mapping every id was a large part of a snapshot load, which
-   * now leaves it to the background (mapInBackground): searches without an exclusion do not need
-   * it, and whatever does finishes it first.
-   */
-  private ids(): Map<string, number> {
-    if (this.mapped < this.mapEnd) this.mapIds(this.mapEnd);
-    return this.slotOf;
-  }
-
-  private mapIds(until: number): void {
-    for (; this.mapped < until; this.mapped++) {
-      const id = this.slotIds.get(this.mapped);
-      if (id !== undefined) this.slotOf.set(id, this.mapped);
-    }
-  }
-
-  private mapInBackground(): void {
-    const step = () => {
-      if (this.mapped >= this.mapEnd) return;
-      this.mapIds(Math.min(this.mapEnd, this.mapped + MAP_STEP));
-      setImmediate(step).unref();
-    };
-    setImmediate(step).unref();
-  }
-
   personIds(): Iterable<string> {
-    return this.ids().keys();
+    return this.slotIds.ids();
   }
 
   get sampleCount(): number {
@@ -538,7 +505,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.slotHead[slot] = -1;
     this.slotLast[slot] = -1;
     this.slotSamples[slot] = 0;
-    this.ids().set(idPersona, slot);
     return slot;
   }
 
@@ -648,7 +614,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         const { start, hashes, err4, alpha2Max } = coded as CodedBatch;
         for (let i = 0; i < ids.length; i++) {
           const row = start + i;
-          const slot = this.ids().get(ids[i]!) ?? this.newSlot(ids[i]!);
+          const slot = this.slotIds.find(ids[i]!) ?? this.newSlot(ids[i]!);
           this.rowSlot[row] = slot;
           this.rowHashes[row] = hashes[i]!;
           this.rowErr4[row] = err4[i]!;
@@ -688,12 +654,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   add(idPersona: string, embedding: Float32Array): void {
     const v = this.view(embedding);
     if (!v) return;
-    const slot = this.ids().get(idPersona) ?? this.newSlot(idPersona);
+    const slot = this.slotIds.find(idPersona) ?? this.newSlot(idPersona);
     this.appendRow(slot, v);
   }
 
   remove(idPersona: string): void {
-    const slot = this.ids().get(idPersona);
+    const slot = this.slotIds.find(idPersona);
     if (slot === undefined) return;
     const { u8, f32 } = this.views();
     const d = this.dpad;
@@ -711,7 +677,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.deadRows++;
     }
     this.samples -= this.slotSamples[slot]!;
-    this.slotOf.delete(idPersona);
     this.slotIds.set(slot, undefined);
     this.freeSlots.push(slot);
     if (this.deadRows > Math.max(4096, this.rowCount / 4)) this.compact();
@@ -825,7 +790,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const viewed = this.view(probe);
     if (k <= 0 || persons === 0 || !viewed) return [];
     const q = normalize(viewed);
-    const excludeSlot = exclude === undefined ? -1 : (this.ids().get(exclude) ?? -1);
+    const excludeSlot = exclude === undefined ? -1 : (this.slotIds.find(exclude) ?? -1);
     const wanted = Math.min(k, persons - (excludeSlot >= 0 ? 1 : 0));
     if (wanted <= 0) return [];
     // The worker wakes while the probe is prepared here.
@@ -1272,8 +1237,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.rowCount = 0;
       this.deadRows = 0;
       this.samples = 0;
-      this.slotOf.clear();
-      this.mapped = this.mapEnd = 0;
       this.freeSlots = [];
       this.slotIds.clear();
       this.slotHead = new Int32Array(0);
@@ -1334,8 +1297,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.slotHead = new Int32Array(Math.max(1024, persons)).fill(-1);
       this.slotLast = new Int32Array(Math.max(1024, persons)).fill(-1);
       this.slotSamples = new Int32Array(Math.max(1024, persons));
-      this.mapEnd = persons;
-      this.mapInBackground();
       new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
       this.rowCount = rows;

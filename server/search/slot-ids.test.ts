@@ -16,6 +16,24 @@ describe('SlotIds', () => {
     expect(slots.length).toBe(0);
   });
 
+  it("finds each packed id's slot without making it a string, and follows ids freed, moved and given to reused slots", () => {
+    const many = Array.from({ length: 5000 }, (_, i) => (i % 3 ? `${20_000_000 + i}` : `persona-${i}-ñ😀`));
+    const slots = new SlotIds();
+    slots.unpack(packSlotIds(many), many.length);
+    for (const i of [0, 1, 2, 2500, 4999]) expect(slots.find(many[i]!)).toBe(i);
+    expect([slots.find('20000001x'), slots.find('2000000'), slots.find('')]).toEqual([undefined, undefined, undefined]);
+    slots.set(1, undefined); // freed
+    slots.set(2, 'otro'); // reused by another id
+    slots.push(many[1]!); // re-enrolled into a new slot
+    expect([slots.find(many[1]!), slots.find(many[2]!), slots.find('otro')]).toEqual([5000, undefined, 2]);
+    slots.set(2, many[2]!); // back
+    expect([slots.find(many[2]!), slots.find('otro')]).toEqual([2, undefined]);
+    expect(slots.get(3)).toBe(many[3]);
+    expect(slots.find(many[3]!)).toBe(3); // made a string, still found
+    expect([...slots.ids()]).toHaveLength(5000);
+    expect(new Set(slots.ids())).toEqual(new Set([...many.filter((_, i) => i !== 1), many[1]!]));
+  });
+
   it('refuses ends out of order or past the text', () => {
     const packed = packSlotIds(ids);
     const backwards = Buffer.from(packed);
