@@ -172,9 +172,9 @@ const SNAPSHOT_MAGIC = 'ENRIDX08';
 /** How long a load waits for a segment its helper thread claimed (a 4 MiB segment takes about 20 ms at 1M). */
 const SNAPSHOT_HELPER_WAIT_MS = 30_000;
 /**
- * 0-55: magic, dimensions, counts, the segment size (32), the two error maxima; 56: CRC-32 (checked
- * in clear; sealed, each segment's tag checks it); sealed snapshots: 64 the GCM nonce (12 bytes) the
- * segments' are made from, 92 the float rows' CTR nonce (8), 100 the flag 1.
+ * 0-55: magic, dimensions, counts, the segment size (32), the two error maxima; 56: CRC-32 (in
+ * clear; sealed, each segment's tag checks the parts instead); sealed snapshots: 64 the GCM nonce
+ * (12 bytes) the segments' are made from, 92 the float rows' CTR nonce (8), 100 the flag 1.
  */
 const SNAPSHOT_HEADER = 128;
 
@@ -1113,10 +1113,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const tmp = `${file}.tmp`;
     const fd = openSync(tmp, 'w');
     try {
-      let crc = crc32(labelBytes);
       writeFully(fd, labelBytes, layout.label);
-      for (const [bytes] of parts.slice(1)) crc = crc32(bytes, crc);
-      header.writeUInt32LE(crc32(header.subarray(0, 56), crc) >>> 0, 56);
       if (seal) {
         const aad = Buffer.concat([header.subarray(0, 56), labelBytes]);
         const piece = new Uint8Array(CIPHER_PIECE_BYTES);
@@ -1131,6 +1128,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         }
         writeFully(fd, tags, layout.tags);
       } else {
+        // In clear, a CRC-32 over every part and the header's first part (sealed, the tags check them).
+        let crc = 0;
+        for (const [bytes] of parts) crc = crc32(bytes, crc);
+        header.writeUInt32LE(crc32(header.subarray(0, 56), crc) >>> 0, 56);
         for (const [bytes, at] of parts.slice(1)) writeFully(fd, bytes, at);
       }
       writeFully(fd, header, 0);
