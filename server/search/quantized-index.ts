@@ -1118,13 +1118,13 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         const aad = Buffer.concat([header.subarray(0, 56), labelBytes]);
         const piece = new Uint8Array(CIPHER_PIECE_BYTES);
         const tags = Buffer.alloc(layout.segments * TAG_BYTES);
-        let n = 0;
-        for (const [bytes, at] of parts.slice(1)) {
-          for (const s of segmentsOf([{ fileAt: at, memoryAt: 0, bytes: bytes.length }], segmentBytes, n)) {
-            const clear = bytes.subarray(s.memoryAt, s.memoryAt + s.length);
-            writeSealedSegment(fd, seal.key, seal.nonce, aad, s.n, clear, s.fileAt, piece).copy(tags, s.n * TAG_BYTES);
-            n = s.n + 1;
-          }
+        const sealed = parts.slice(1);
+        for (const s of segmentsOf(
+          sealed.map(([bytes, at]) => ({ fileAt: at, memoryAt: 0, bytes: bytes.length })),
+          segmentBytes,
+        )) {
+          const clear = sealed[s.part]![0].subarray(s.memoryAt, s.memoryAt + s.length);
+          writeSealedSegment(fd, seal.key, seal.nonce, aad, s.n, clear, s.fileAt, piece).copy(tags, s.n * TAG_BYTES);
         }
         writeFully(fd, tags, layout.tags);
       } else {
@@ -1262,18 +1262,16 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         { memoryAt: this.fsAt, fileAt: layout.fs, bytes: layout.fsBytes },
         { memoryAt: this.codesAt, fileAt: layout.codes, bytes: (rows * dpad) / 2 },
       ];
-      let n = 0;
-      const ownSegments = own.map(([bytes, at]) => {
-        const segments = segmentsOf([{ fileAt: at, memoryAt: 0, bytes: bytes.length }], segmentBytes, n);
-        n += segments.length;
-        return [bytes, segments] as const;
-      });
-      const sharedSegments = segmentsOf(shared, segmentBytes, n);
+      const ownSegments = segmentsOf(
+        own.map(([bytes, at]) => ({ fileAt: at, memoryAt: 0, bytes: bytes.length })),
+        segmentBytes,
+      );
+      const sharedSegments = segmentsOf(shared, segmentBytes, ownSegments.length);
       const control = new Int32Array(segmentControl(sharedSegments.length));
       // A second thread for the shared memory's segments while this one reads its own.
       const helper = sharedSegments.length > 1 ? this.snapshotHelper(file, sharedSegments, control, seal) : null;
       try {
-        for (const [bytes, segments] of ownSegments) for (const segment of segments) readSegment(fd, bytes, segment, seal);
+        for (const segment of ownSegments) readSegment(fd, own[segment.part]![0], segment, seal);
         claimSegments(control, sharedSegments, fd, new Uint8Array(buffer), seal);
         awaitSegments(control, sharedSegments, SNAPSHOT_HELPER_WAIT_MS);
         if (!seal) {
@@ -1379,6 +1377,5 @@ function snapshotLayout(
     tags,
     segments,
     floats,
-    end: floats + rows * dim * 4,
   };
 }

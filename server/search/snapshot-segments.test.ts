@@ -27,23 +27,10 @@ function sealedFile(name: string, parts: Uint8Array[]) {
   });
   const fd = openSync(file, 'w');
   const tags = Buffer.alloc(parts.reduce((n, p) => n + Math.ceil(p.length / 4096), 0) * TAG_BYTES);
-  let n = 0;
-  parts.forEach((p, i) => {
-    for (const s of segmentsOf([layout[i]!], 4096, n)) {
-      const tag = writeSealedSegment(
-        fd,
-        key,
-        base,
-        aad,
-        s.n,
-        p.subarray(s.memoryAt, s.memoryAt + s.length),
-        s.fileAt,
-        new Uint8Array(1000),
-      );
-      tag.copy(tags, s.n * TAG_BYTES);
-      n = s.n + 1;
-    }
-  });
+  for (const s of segmentsOf(layout, 4096)) {
+    const clear = parts[s.part]!.subarray(s.memoryAt, s.memoryAt + s.length);
+    writeSealedSegment(fd, key, base, aad, s.n, clear, s.fileAt, new Uint8Array(1000)).copy(tags, s.n * TAG_BYTES);
+  }
   closeSync(fd);
   return { file, layout, seal: { key, base, aad, tags } };
 }

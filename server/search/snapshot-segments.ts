@@ -22,6 +22,8 @@ export const TAG_BYTES = 16;
 export interface Segment {
   /** Its number in the snapshot: it makes the segment's nonce (segmentNonce). */
   n: number;
+  /** Which of the parts given to `segmentsOf` it belongs to. */
+  part: number;
   fileAt: number;
   memoryAt: number;
   length: number;
@@ -35,11 +37,17 @@ export function segmentsOf(
 ): Segment[] {
   const out: Segment[] = [];
   let n = first;
-  for (const p of parts) {
+  parts.forEach((p, part) => {
     for (let off = 0; off < p.bytes; off += segmentBytes) {
-      out.push({ n: n++, fileAt: p.fileAt + off, memoryAt: p.memoryAt + off, length: Math.min(segmentBytes, p.bytes - off) });
+      out.push({
+        n: n++,
+        part,
+        fileAt: p.fileAt + off,
+        memoryAt: p.memoryAt + off,
+        length: Math.min(segmentBytes, p.bytes - off),
+      });
     }
-  }
+  });
   return out;
 }
 
