@@ -31,23 +31,25 @@ export function squareRegionInt32(
 }
 
 /**
- * An integer box of the frame as the int32 tensor face-api's networks take, already padded square
- * as they would pad it: face-api then skips its padding, and nothing is sliced out of a
- * whole-frame tensor (tfjs's WASM backend runs both as JavaScript loops per element).
- */
-export function regionTensor(frame: RgbImage, box: Box): tf.Tensor3D {
-  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box, regionScratch);
-  // tfjs copies the values into WASM memory here, so the scratch is free again on return.
-  return tf.tensor3d(data, [side, side, 3], 'int32');
-}
-
-/**
  * One int32 buffer for every crop a worker sends face-api's networks (two a face): a fresh one
  * each time (1-2 MB for a face in a camera frame) was garbage whose bytes outside V8's heap made
  * the worker's collector run a full mark-compact every few requests. Large enough for a face
  * 640 px square; a larger crop gets its own array.
  */
-const regionScratch = new Int32Array(640 * 640 * 3);
+const REUSED_REGION_VALUES = 640 * 640 * 3;
+let regionScratch: Int32Array | undefined;
+
+/**
+ * An integer box of the frame as the int32 tensor face-api's networks take, already padded square
+ * as they would pad it: face-api then skips its padding, and nothing is sliced out of a
+ * whole-frame tensor (tfjs's WASM backend runs both as JavaScript loops per element).
+ */
+export function regionTensor(frame: RgbImage, box: Box): tf.Tensor3D {
+  regionScratch ??= new Int32Array(REUSED_REGION_VALUES);
+  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box, regionScratch);
+  // tfjs copies the values into WASM memory here, so the scratch is free again on return.
+  return tf.tensor3d(data, [side, side, 3], 'int32');
+}
 
 /** face-api's 68 landmarks (dlib layout) of the face in an integer box, in frame coordinates. */
 export async function landmarksInBox(net: FaceApi['nets']['faceLandmark68Net'], frame: RgbImage, box: Box): Promise<Point[]> {
