@@ -1,27 +1,27 @@
 import type { RgbImage } from '../../../imaging/decode-image.js';
 import type { Box, Point } from '../types.js';
 import { tf, type FaceApi } from './model-loader.js';
+import { ReusedInt32 } from './reused-int32.js';
 
 /**
  * The packed RGB pixels of an integer box inside the image, widened to int32 row by row (the
  * native typed-array conversion) and padded with zeros to a square the way face-api pads a
  * network's input (its padToSquare, centred: the shorter side gets round(d / 2) zeros after it
- * and the rest before). Written into `reuse` when it is large enough.
+ * and the rest before), in the array `values` gives.
  */
 export function squareRegionInt32(
   rgb: Uint8Array,
   width: number,
   box: Box,
-  reuse?: Int32Array,
+  values: (length: number) => Int32Array = (length) => new Int32Array(length),
 ): { data: Int32Array; side: number } {
   const side = Math.max(box.width, box.height);
   const d = side - Math.min(box.width, box.height);
   const before = d - Math.round(d * 0.5);
   const left = box.width < side ? before : 0;
   const top = box.height < side ? before : 0;
-  const values = side * side * 3;
-  const data = reuse && reuse.length >= values ? reuse.subarray(0, values) : new Int32Array(values);
-  if (data.buffer === reuse?.buffer && d > 0) data.fill(0);
+  const data = values(side * side * 3);
+  if (d > 0) data.fill(0); // the padding (a reused buffer holds an earlier crop)
   const row = box.width * 3;
   for (let y = 0; y < box.height; y++) {
     const from = ((box.y + y) * width + box.x) * 3;
@@ -30,14 +30,8 @@ export function squareRegionInt32(
   return { data, side };
 }
 
-/**
- * One int32 buffer for every crop a worker sends face-api's networks (two a face): a fresh one
- * each time (1-2 MB for a face in a camera frame) was garbage whose bytes outside V8's heap made
- * the worker's collector run a full mark-compact every few requests. Large enough for a face
- * 640 px square; a larger crop gets its own array.
- */
-const REUSED_REGION_VALUES = 640 * 640 * 3;
-let regionScratch: Int32Array | undefined;
+/** The crops a worker sends face-api's networks (two a face), kept for a face up to 640 px square. */
+const regionValues = new ReusedInt32(640 * 640 * 3);
 
 /**
  * An integer box of the frame as the int32 tensor face-api's networks take, already padded square
@@ -45,9 +39,7 @@ let regionScratch: Int32Array | undefined;
  * whole-frame tensor (tfjs's WASM backend runs both as JavaScript loops per element).
  */
 export function regionTensor(frame: RgbImage, box: Box): tf.Tensor3D {
-  regionScratch ??= new Int32Array(REUSED_REGION_VALUES);
-  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box, regionScratch);
-  // tfjs copies the values into WASM memory here, so the scratch is free again on return.
+  const { data, side } = squareRegionInt32(frame.rgb, frame.width, box, (n) => regionValues.take(n));
   return tf.tensor3d(data, [side, side, 3], 'int32');
 }
 

@@ -30,6 +30,7 @@ import {
 import { faceApiNetsOnNative } from '../native/faceapi-nets.js';
 import { humanGraphsOnNative } from '../native/human-graphs.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
+import { ReusedInt32 } from './reused-int32.js';
 import { landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
 import {
@@ -47,8 +48,6 @@ import {
 export { FACE_MODEL_ID } from '../face-model.js';
 
 type Decoded = RgbImage;
-
-const REUSED_FRAME_VALUES = 1920 * 1080 * 3;
 
 /**
  * One thread's face models: Human (blazeface, mesh, iris, emotion, antispoof, liveness) finds
@@ -111,21 +110,8 @@ export class FaceRuntime {
     return new FaceRuntime(human, faceapi, expo, descriptors, analysisOnRuntime(human, faceapi, networkRuntime, descriptors));
   }
 
-  private int32Scratch = new Int32Array(0);
-
-  /**
-   * The frame's bytes as int32 in one buffer kept across frames: tfjs copies a new tensor's values
-   * into WASM memory at once, and a fresh array each frame (four bytes a channel) was most of the
-   * garbage a request left, which the collector then paid for beside the worker.
-   */
-  private int32Copy(bytes: Uint8Array): Int32Array {
-    // Kept up to a 1080p camera frame; a larger photo gets its own array rather than pinning more.
-    if (bytes.length > REUSED_FRAME_VALUES) return Int32Array.from(bytes);
-    if (this.int32Scratch.length < bytes.length) this.int32Scratch = new Int32Array(bytes.length);
-    const view = this.int32Scratch.subarray(0, bytes.length);
-    view.set(bytes);
-    return view;
-  }
+  /** The frame's bytes as int32 for tfjs, kept up to a 1080p camera frame. */
+  private readonly frameValues = new ReusedInt32(1920 * 1080 * 3);
 
   async analyze(image: Uint8Array, options: AnalyzeOptions): Promise<FrameAnalysis> {
     const timings: Record<string, number> = {};
@@ -142,7 +128,9 @@ export class FaceRuntime {
     const work = clip > 0 ? applyLuma(frame.rgb, luma.data, claheMapping(luma, clip)) : frame.rgb;
     lap('decode');
 
-    const input = tf.tensor4d(this.int32Copy(work), [1, frame.height, frame.width, 3], 'int32');
+    const values = this.frameValues.take(work.length);
+    values.set(work);
+    const input = tf.tensor4d(values, [1, frame.height, frame.width, 3], 'int32');
     let humanFaces: HumanFace[];
     try {
       // Models an operation does not need are switched off per call: a disabled detector costs no time.
