@@ -11,9 +11,9 @@ import type { AnalyzeOptions, FrameAnalysis, WorkerRequest, WorkerResponse } fro
 /**
  * A face worker's young generation: 6 MB (1 MB semi-spaces) instead of V8's 48. A request leaves
  * megabytes of short-lived garbage, much of it in buffers outside the heap that only a collection
- * frees; V8 counts those bytes against the old generation's small headroom (~12 MB over a ~33 MB
- * heap), so unless scavenges free them first it starts a full mark of the whole heap every few
- * requests (docs/face-engine.md, worker pool). 12 MB halved those marks; 6 MB halves them again.
+ * frees; V8 counts those bytes against the old generation's headroom, which in a worker is small,
+ * so unless scavenges free them first it starts a full mark of the whole heap every few requests
+ * (docs/face-engine.md, worker pool). Each smaller young generation made those marks rarer.
  */
 const FACE_WORKER_HEAP = { maxYoungGenerationSizeMb: 6 };
 

@@ -8,7 +8,6 @@ import { defaultModelsDir } from '../face-engine.js';
 import type { Box } from '../types.js';
 import { landmarksInBox, squareRegionInt32 } from './face-api-input.js';
 import { loadFaceApiModule, tf, type FaceApi } from './model-loader.js';
-import { ReusedInt32 } from './reused-int32.js';
 
 let faceapi: FaceApi;
 let frame: RgbImage;
@@ -104,18 +103,5 @@ describe('squareRegionInt32', () => {
       expect(reused.data.buffer).toBe(dirty.buffer);
       expect([...reused.data]).toEqual([...squareRegionInt32(rgb, width, box).data]);
     }
-  });
-});
-
-describe('ReusedInt32', () => {
-  it('hands out one buffer while requests fit, a fresh array past its limit', () => {
-    const kept = new ReusedInt32(100);
-    const a = kept.take(40);
-    expect(kept.take(60).buffer).not.toBe(a.buffer); // grown once
-    const b = kept.take(60);
-    expect(kept.take(10).buffer).toBe(b.buffer);
-    expect(kept.take(101).buffer).not.toBe(b.buffer);
-    expect(kept.take(100).buffer).not.toBe(b.buffer); // grown to its limit
-    expect(kept.take(100).length).toBe(100);
   });
 });
