@@ -45,4 +45,17 @@ describe('open-set identification recalibrated on the people themselves', () => 
     const rows = openSetOwnPeople(people(1.2, 3), cosine, 3, [1_000]);
     for (const r of rows) expect(r.known_found).toBeLessThan(0.2);
   });
+
+  it('scores a person as one template, the mean of their photos, when asked to', () => {
+    // Photos that scatter independently around the person: their mean is nearer the person than any photo.
+    const photos = people(0.8, 4);
+    const best = openSetOwnPeople(photos, cosine, 3, [1_000]);
+    const template = openSetOwnPeople(photos, cosine, 3, [1_000], 'mean-template');
+    for (const fold of [0, 1]) {
+      expect(best[fold]!.scoring).toBe('best-sample');
+      expect(template[fold]!.scoring).toBe('mean-template');
+      expect(template[fold]!.known_found).toBeGreaterThan(best[fold]!.known_found + 0.05);
+      expect(template[fold]!.strangers_accepted).toBeLessThan(0.05);
+    }
+  });
 });

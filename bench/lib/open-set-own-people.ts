@@ -1,4 +1,5 @@
 import { identificationThreshold, thresholdForFmr, type ImpostorModel } from '../../server/matching/calibration.js';
+import { meanDirection } from '../../server/matching/similarity.js';
 import { allPairs, verificationMetrics, type ScoredPair } from './metrics.js';
 import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './open-set-scale.js';
 
@@ -7,9 +8,16 @@ export interface Photo {
   embedding: Float32Array;
 }
 
+/**
+ * How a person with several enrolled photos scores against a probe: the best of their samples
+ * (the station's rule), or one template per person, the mean direction of their samples.
+ */
+export type PersonScoring = 'best-sample' | 'mean-template';
+
 export interface OwnPeopleOpenSet extends OpenSetAtScale {
   /** Photos enrolled per person (at most; persons with fewer photos enroll what they have but one). */
   enrolled_photos: number;
+  scoring: PersonScoring;
   /** Which half of the people the threshold was calibrated on (the other half is measured). */
   fold: number;
 }
@@ -21,62 +29,83 @@ export interface OwnPeopleOpenSet extends OpenSetAtScale {
  * the other half is measured, and the halves swap. Each measured person enrolls up to `photos` of
  * their photos and is probed with each remaining one; a person scores as the best of their
  * samples (the station's rule), and the threshold is the station's for N people x that many
- * samples (1 % of strangers). Extrapolated to N as in open-set-scale.ts, from the measured
- * half's per-person scores.
+ * samples (1 % of strangers). With `mean-template` a person is instead one template, the mean
+ * direction of their enrolled samples: the threshold is then for N comparisons, calibrated on the
+ * calibration half's own template-against-photo impostor scores (a template's scores are not
+ * distributed as a photo's). Extrapolated to N as in open-set-scale.ts, from the measured half's
+ * per-person scores.
  */
 export function openSetOwnPeople(
   photos: readonly Photo[],
   score: (a: Float32Array, b: Float32Array) => number,
   enrolledPhotos: number,
   galleries: readonly number[],
+  scoring: PersonScoring = 'best-sample',
 ): OwnPeopleOpenSet[] {
   const identities = [...new Set(photos.map((p) => p.identity))].sort();
+  const personScore =
+    scoring === 'best-sample'
+      ? (probe: Photo, enrolled: readonly Photo[]) => Math.max(...enrolled.map((e) => score(probe.embedding, e.embedding)))
+      : (probe: Photo, enrolled: readonly Photo[]) => score(probe.embedding, meanDirection(...enrolled.map((e) => e.embedding)));
   const out: OwnPeopleOpenSet[] = [];
   for (const fold of [0, 1]) {
     const calibrate = new Set(identities.filter((_, i) => i % 2 === fold));
+    const calibrating = photos.filter((p) => calibrate.has(p.identity));
     const calibration = fitTail(
-      allPairs(
-        photos.filter((p) => calibrate.has(p.identity)),
-        (a, b) => score(a.embedding, b.embedding),
-      ),
+      scoring === 'best-sample'
+        ? allPairs(calibrating, (a, b) => score(a.embedding, b.embedding))
+        : personScores(calibrating, enrolledPhotos, personScore).impostor.map((s) => ({ score: s, genuine: false })),
     );
-    const measured = photos.filter((p) => !calibrate.has(p.identity));
-    const byPerson = new Map<string, Photo[]>();
-    for (const p of measured) {
-      const own = byPerson.get(p.identity);
-      if (own) own.push(p);
-      else byPerson.set(p.identity, [p]);
-    }
-    const genuine: number[] = [];
-    for (const own of byPerson.values()) {
-      if (own.length < 2) continue;
-      for (const probe of own) {
-        const enrolled = own.filter((p) => p !== probe).slice(0, enrolledPhotos);
-        genuine.push(Math.max(...enrolled.map((e) => score(probe.embedding, e.embedding))));
-      }
-    }
-    // A stranger's photo against another person's enrolled samples (their first `enrolledPhotos`).
-    const impostor: number[] = [];
-    for (const probe of measured) {
-      for (const [id, own] of byPerson) {
-        if (id === probe.identity) continue;
-        impostor.push(Math.max(...own.slice(0, enrolledPhotos).map((e) => score(probe.embedding, e.embedding))));
-      }
-    }
+    const { genuine, impostor } = personScores(
+      photos.filter((p) => !calibrate.has(p.identity)),
+      enrolledPhotos,
+      personScore,
+    );
     const tail = fitTail([
       ...genuine.map((s) => ({ score: s, genuine: true })),
       ...impostor.map((s) => ({ score: s, genuine: false })),
     ]);
+    const comparisonsPerPerson = scoring === 'best-sample' ? enrolledPhotos : 1;
     for (const n of galleries) {
-      const confidence = identificationThreshold(n * enrolledPhotos, 0.01, thresholdForFmr(1e-3));
+      const confidence = identificationThreshold(n * comparisonsPerPerson, 0.01, thresholdForFmr(1e-3));
       out.push({
         enrolled_photos: enrolledPhotos,
+        scoring,
         fold,
         ...openSetAtScale(genuine, impostor, tail, n, scoreForConfidence(confidence, calibration)),
       });
     }
   }
   return out;
+}
+
+/**
+ * Each person enrolls up to `enrolledPhotos` photos: genuine, each photo of a person with two or
+ * more against their other photos; impostor, each photo against every other person's first ones.
+ */
+function personScores(
+  photos: readonly Photo[],
+  enrolledPhotos: number,
+  personScore: (probe: Photo, enrolled: readonly Photo[]) => number,
+): { genuine: number[]; impostor: number[] } {
+  const byPerson = new Map<string, Photo[]>();
+  for (const p of photos) {
+    const own = byPerson.get(p.identity);
+    if (own) own.push(p);
+    else byPerson.set(p.identity, [p]);
+  }
+  const genuine: number[] = [];
+  for (const own of byPerson.values()) {
+    if (own.length < 2) continue;
+    for (const probe of own) genuine.push(personScore(probe, own.filter((p) => p !== probe).slice(0, enrolledPhotos)));
+  }
+  const impostor: number[] = [];
+  for (const probe of photos) {
+    for (const [id, own] of byPerson) {
+      if (id !== probe.identity) impostor.push(personScore(probe, own.slice(0, enrolledPhotos)));
+    }
+  }
+  return { genuine, impostor };
 }
 
 function fitTail(pairs: readonly ScoredPair[]): ImpostorModel {

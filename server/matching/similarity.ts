@@ -8,6 +8,13 @@ export function normalize(v: Float32Array): Float32Array {
   return out;
 }
 
+/** The normalised sum of unit vectors: one template from several views of a face, or several photos of a person. */
+export function meanDirection(...vectors: Float32Array[]): Float32Array {
+  const out = new Float32Array(vectors[0]!.length);
+  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i]! += v[i]!;
+  return normalize(out);
+}
+
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;

@@ -129,10 +129,3 @@ export function mirrored(crop: Uint8Array, size = 112): Uint8Array {
   }
   return out;
 }
-
-/** The normalised sum of unit vectors: one template from several views of a face. */
-export function meanDirection(...vectors: Float32Array[]): Float32Array {
-  const out = new Float32Array(vectors[0]!.length);
-  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i]! += v[i]!;
-  return normalize(out);
-}

@@ -29,7 +29,8 @@ import {
 } from '../native/descriptor-nets.js';
 import { faceApiNetsOnNative } from '../native/faceapi-nets.js';
 import { humanGraphsOnNative } from '../native/human-graphs.js';
-import { arcfaceCrop, boxCrop, ExpoFaceModels, meanDirection, mirrored } from '../tflite/expo-models.js';
+import { arcfaceCrop, boxCrop, ExpoFaceModels, mirrored } from '../tflite/expo-models.js';
+import { meanDirection } from '../../../matching/similarity.js';
 import { ReusedInt32 } from './reused-int32.js';
 import { landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
