@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { IDENTIFICATION_IMPOSTOR_MODEL, IMPOSTOR_MODEL } from '../server/engines/face/calibration-data.js';
 import {
   FACE_MODEL_ID,
+  FACEAPI_DLIB_CHIP_ID,
   FACEAPI_MODEL_ID,
   IDENTIFICATION_MODEL_ID,
   MOBILEFACENET_FOUR_VIEWS_ID,
@@ -83,6 +84,8 @@ const FUSIONS: Record<string, string[]> = {
   // The shipped descriptor's two parts with weights from this dataset instead of the LFW sets':
   // what re-weighting on the customer's own people could gain.
   [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_MODEL_ID],
+  // The ResNet on dlib's crop turned level with the eyes, from the frame as received (dlib's own chips).
+  [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_DLIB_CHIP_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_DLIB_CHIP_ID],
   // Without the mirror images (one MobileFaceNet run fewer per face).
   [`fusion:${MOBILEFACENET_TWO_CROPS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_TWO_CROPS_ID, FACEAPI_MODEL_ID],
   // Human's faceres as a third part.

@@ -21,3 +21,5 @@ export const MOBILEFACENET_FOUR_VIEWS_ID = 'mobilefacenet192-arcface-2landmarks-
 export const IDENTIFICATION_MODEL_ID = MOBILEFACENET_FOUR_VIEWS_ID;
 /** face-api's 128-d ResNet on dlib's crop (the fused descriptor's second part), alone in eval:face. */
 export const FACEAPI_MODEL_ID = 'faceapi-resnet128-dlibalign@1';
+/** A candidate eval:face measures: the same ResNet on dlib's crop turned level with the eyes, cut from the frame as received. */
+export const FACEAPI_DLIB_CHIP_ID = 'faceapi-resnet128-dlibchip';

@@ -34,6 +34,23 @@ export function dlibAlignmentBox(landmarks68: readonly Point[]): Box {
   return { x: Math.floor(c[0] - 0.5 * size), y: Math.floor(c[1] - 0.43 * size), width: size, height: size };
 }
 
+/**
+ * dlib's crop turned with the eyes' line, as dlib cuts its face chips: the same square as
+ * dlibAlignmentBox in the face's own frame (its centre 0.07 of the side below the eyes-and-mouth
+ * centroid, along the face), and the roll that levels the eyes. eval:face measures the ResNet on it.
+ */
+export function dlibChipPlacement(landmarks68: readonly Point[]): { box: Box; roll: number } {
+  const rightEye = centroid(landmarks68.slice(36, 42));
+  const leftEye = centroid(landmarks68.slice(42, 48));
+  const mouth = centroid(landmarks68.slice(48, 68));
+  const size = (distance(mouth, rightEye) + distance(mouth, leftEye)) / 2 / 0.45;
+  const c = centroid([rightEye, leftEye, mouth]);
+  const roll = Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]);
+  const cx = c[0] - 0.07 * size * Math.sin(roll);
+  const cy = c[1] + 0.07 * size * Math.cos(roll);
+  return { box: { x: cx - size / 2, y: cy - size / 2, width: size, height: size }, roll };
+}
+
 /** Lid gap over eye width, from four mesh points: upper and lower lid, two corners. */
 export function openness(upper: Point, lower: Point, cornerA: Point, cornerB: Point): number {
   const width = distance(cornerA, cornerB);

@@ -3,7 +3,16 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { applyLuma, claheClipFor, claheMapping } from '../analysis/clahe.js';
 import { attributeCues } from '../analysis/cues.js';
-import { boundingBox, centroid, dlibAlignmentBox, grow, openness, toDegrees, tokenPortraitBox } from '../analysis/geometry.js';
+import {
+  boundingBox,
+  centroid,
+  dlibAlignmentBox,
+  dlibChipPlacement,
+  grow,
+  openness,
+  toDegrees,
+  tokenPortraitBox,
+} from '../analysis/geometry.js';
 import { chooseMajorFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
 import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
@@ -12,6 +21,7 @@ import { withoutPersonalMetadata } from '../../../imaging/jpeg-metadata.js';
 import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
 import {
+  FACEAPI_DLIB_CHIP_ID,
   FACEAPI_MODEL_ID,
   MOBILEFACENET_FLIP_ID,
   MOBILEFACENET_FOUR_VIEWS_ID,
@@ -186,6 +196,17 @@ export class FaceRuntime {
     };
   }
 
+  /** The ResNet on dlib's crop turned level with the eyes (150 px, the network's input), from the frame as received. */
+  private async dlibChipDescriptor(original: Decoded, landmarks68: readonly Point[]): Promise<Float32Array> {
+    const { box, roll } = dlibChipPlacement(landmarks68);
+    const chip = tf.tensor3d(Int32Array.from(boxCrop(original, box, roll, 150)), [150, 150, 3], 'int32');
+    try {
+      return await this.descriptors.faceApiDescriptor(chip);
+    } finally {
+      chip.dispose();
+    }
+  }
+
   private async describe(
     hf: HumanFace,
     detected: DetectedFace,
@@ -243,6 +264,7 @@ export class FaceRuntime {
           embedding = fuseDescriptors(fourViews, resNet);
           if (options.alternatives) {
             alternativeEmbeddings[FACEAPI_MODEL_ID] = resNet;
+            alternativeEmbeddings[FACEAPI_DLIB_CHIP_ID] = await this.dlibChipDescriptor(original, landmarks68);
             alternativeEmbeddings[MOBILEFACENET_TWO_CROPS_ID] = meanDirection(byDlib, byMesh);
             alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
             alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
