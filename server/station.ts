@@ -23,6 +23,7 @@ import { sqliteGallery } from './gallery/sqlite-gallery.js';
 import { galleryOperations } from './operations/gallery-operations.js';
 import { openSearchIndex } from './search/open-search-index.js';
 import { searchIndexKey } from './search/row-cipher.js';
+import { sealBlocksInBackground } from './store/seal-blocks-in-background.js';
 import type { StationStore } from './store/store.js';
 import { dataKeyFromEnv, loadOrCreateDataKey, PREVIOUS_DATA_KEY_ENV } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
@@ -138,6 +139,11 @@ export async function startStation(config: StationConfig, options: StationOption
         });
     const index = search.index;
     closables.push(() => search.close());
+    // The next rebuild (a lost snapshot, a restored database) opens sealed blocks, not rows.
+    if (!shared && store.sealEmbeddingBlocks) {
+      const stopSealing = sealBlocksInBackground(store, FACE_MODEL_ID, { logger, leading: IDENTIFICATION_DIM });
+      closables.push(async () => stopSealing());
+    }
     if (!shared) await gallery.attach(index, FACE_MODEL_ID, { prefilled: true });
     let listeningPort = config.port;
     const handlers: OperationHandlers = {

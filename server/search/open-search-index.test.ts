@@ -79,6 +79,31 @@ describe('openSearchIndex', () => {
     store.close();
   });
 
+  it("rebuilds from the store's sealed blocks of each embedding's leading part as from its rows", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-search-'));
+    dirs.push(dir);
+    const r = rng(11);
+    const store = openSqliteStore(dir, key);
+    // Stored vectors longer than the index's part, over more than two blocks' ranges of ids.
+    const long = () => Float32Array.from({ length: DIM + 16 }, () => r() - 0.5);
+    for (let p = 0; p < 2600; p++) enroll(store, `p${p}`, [long(), long()]);
+    const probes = Array.from({ length: 12 }, (_, i) => (i % 2 ? long() : store.listSamples(`p${i * 200}`)[1]!.embedding));
+    const rebuild = async () => {
+      rmSync(path.join(dir, SEARCH_INDEX_DIR), { recursive: true, force: true });
+      const opened = await openSearchIndex(store, dir, { dim: DIM, modelId: MODEL, leadingPart: true });
+      expect(opened.source).toBe('store');
+      const results = probes.map((p) => opened.index.search(p, 10));
+      expect(opened.index.personCount).toBe(2600);
+      await opened.close();
+      return results;
+    };
+    const fromRows = await rebuild();
+    expect(fromRows[0]![0]!.idPersona).toBe('p0');
+    expect(store.sealEmbeddingBlocks!(MODEL, 10, DIM)).toEqual({ sealed: 2, missing: 0 });
+    expect(await rebuild()).toEqual(fromRows);
+    store.close();
+  });
+
   it('rebuilds from the store at first, loads its snapshot after a clean stop, with the same answers', async () => {
     const { dir, store, probes } = setup();
     const exact = exactFor(store);

@@ -102,7 +102,12 @@ export async function openSearchIndex(
     if (!store.streamEmbeddings) return fromStore(index);
     const bulk = options.codeOnStoreThreads === false ? null : index.bulkLoader();
     const addAll = (ids: string[], embeddings: Float32Array[]) => ids.forEach((id, i) => index.add(id, embeddings[i]!));
-    await store.streamEmbeddings(options.modelId, bulk?.take ?? addAll, bulk?.sink);
+    await store.streamEmbeddings(
+      options.modelId,
+      bulk?.take ?? addAll,
+      bulk?.sink,
+      options.leadingPart ? options.dim : undefined,
+    );
     bulk?.finish();
   };
 

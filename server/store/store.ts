@@ -19,15 +19,28 @@ export interface StationStore {
    * The same rows in batches, opened off the caller's thread while it works on the previous
    * batch: the bulk read of a start-up rebuild. `sink`, called once with a bound on the samples
    * the stream may bring (the caller sizes its memory by it), gives work for the threads that open
-   * the batches to do on each. Optional: callers fall back to `forEachEmbedding`.
+   * the batches to do on each. `leading`: the caller uses only each embedding's first values, so
+   * the store may hand over just those (or more). Optional: callers fall back to `forEachEmbedding`.
    */
-  streamEmbeddings?(modelId: string, visit: StreamVisitor, sink?: (atMost: number) => BatchSink | null): Promise<void>;
+  streamEmbeddings?(
+    modelId: string,
+    visit: StreamVisitor,
+    sink?: (atMost: number) => BatchSink | null,
+    leading?: number,
+  ): Promise<void>;
   /**
    * Changes whenever any sample is added, removed or changed, in the same transaction: the search
    * index's snapshot is trusted only at the stamp it was saved at. Optional: without it the index
    * is always rebuilt from `forEachEmbedding` at start.
    */
   galleryStamp?(): string;
+  /**
+   * Seals up to `atMost` of the blocks a rebuild would read instead of rows (SQLite's
+   * embedding-blocks.ts), for ranges of ids no enrollment can reach any more, each holding every
+   * embedding's first `leading` values (all without): how many it sealed, and how many such
+   * ranges are still without one. Optional: a store without it is read row by row.
+   */
+  sealEmbeddingBlocks?(modelId: string, atMost: number, leading?: number): { sealed: number; missing: number };
   /**
    * The persons whose samples changed after `stamp` (an earlier `galleryStamp` of this gallery), or
    * null when the journal does not cover every change since (another gallery, entries forgotten).

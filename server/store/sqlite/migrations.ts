@@ -129,4 +129,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX face_samples_unsealed ON face_samples(id) WHERE sealed = 0;
     `,
   },
+  {
+    version: 6,
+    name: 'sealed blocks of embeddings for the search index rebuild',
+    // One sealed value per model and range of 2,048 sample ids (embedding-blocks.ts, BLOCK_IDS),
+    // holding each embedding's first \`leading\` values (NULL: all): a rebuild opens it instead of
+    // reading the range row by row. A copy, never the truth: any
+    // change to a sample deletes its range's block in the same transaction, and a range without
+    // its block is read from the rows. The station writes blocks in the background.
+    sql: `
+      CREATE TABLE embedding_blocks (
+        block INTEGER NOT NULL,
+        model_id TEXT NOT NULL,
+        leading INTEGER,
+        sealed BLOB NOT NULL,
+        PRIMARY KEY (block, model_id)
+      ) STRICT;
+      CREATE TRIGGER embedding_blocks_inserted AFTER INSERT ON face_samples BEGIN
+        DELETE FROM embedding_blocks WHERE block = (NEW.id - 1) / 2048;
+      END;
+      CREATE TRIGGER embedding_blocks_deleted AFTER DELETE ON face_samples BEGIN
+        DELETE FROM embedding_blocks WHERE block = (OLD.id - 1) / 2048;
+      END;
+      CREATE TRIGGER embedding_blocks_updated AFTER UPDATE ON face_samples BEGIN
+        DELETE FROM embedding_blocks WHERE block IN ((OLD.id - 1) / 2048, (NEW.id - 1) / 2048);
+      END;
+    `,
+  },
 ];

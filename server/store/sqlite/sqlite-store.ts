@@ -16,6 +16,7 @@ import {
   type StreamVisitor,
   type TokenRecord,
 } from '../store.js';
+import { BLOCK_IDS, sealBlock } from './embedding-blocks.js';
 import { MIGRATIONS } from './migrations.js';
 import { BATCH, streamPersonsUnsealed, streamUnsealed } from './stream-embeddings.js';
 
@@ -188,6 +189,13 @@ class SqliteStore implements StationStore {
       ),
       countPersons: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM persons'),
       maxSampleId: db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM face_samples'),
+      embeddingRange: db.prepare<[string, number, number], EmbeddingRow>(
+        'SELECT id_persona, embedding FROM face_samples WHERE model_id = ? AND id > ? AND id <= ? ORDER BY id',
+      ),
+      sealedBlocks: db
+        .prepare<[string, number | null], number>('SELECT block FROM embedding_blocks WHERE model_id = ? AND leading IS ?')
+        .pluck(),
+      insertBlock: db.prepare('INSERT OR REPLACE INTO embedding_blocks (block, model_id, leading, sealed) VALUES (?, ?, ?, ?)'),
       galleryVersion: db.prepare<[], { gallery_id: string; version: number }>(
         'SELECT gallery_id, version FROM gallery_version WHERE id = 1',
       ),
@@ -362,13 +370,48 @@ class SqliteStore implements StationStore {
     return plain.map(blobToFloats);
   }
 
-  streamEmbeddings(modelId: string, visit: StreamVisitor, sink?: (atMost: number) => BatchSink | null): Promise<void> {
+  streamEmbeddings(
+    modelId: string,
+    visit: StreamVisitor,
+    sink?: (atMost: number) => BatchSink | null,
+    leading?: number,
+  ): Promise<void> {
     const maxId = this.q.maxSampleId.get()!.id ?? 0;
     // The workers read the file themselves unless it is in memory (only this connection sees it).
-    const ranges = this.db.memory ? undefined : { file: this.db.name, modelId, maxId };
+    const ranges = this.db.memory ? undefined : { file: this.db.name, modelId, maxId, ...(leading ? { leading } : {}) };
     // Ids only grow: the last one bounds the samples without counting them.
     const page = (after: number, limit: number) => this.q.embeddingPage.all(modelId, after, limit);
     return streamUnsealed(this.key, page, visit, { ranges, sink: sink?.(maxId) ?? null });
+  }
+
+  sealEmbeddingBlocks(modelId: string, atMost: number, leading?: number): { sealed: number; missing: number } {
+    if (this.readOnly) return { sealed: 0, missing: 0 };
+    return wrap(() => {
+      // Ids only grow: a range below the one holding the last id gets no more samples.
+      const maxId = this.q.maxSampleId.get()!.id ?? 0;
+      const complete = Math.floor(Math.max(0, maxId - 1) / BLOCK_IDS);
+      // A block of another length (an earlier setting) is sealed again, and replaced.
+      const sealed = new Set(this.q.sealedBlocks.all(modelId, leading ?? null));
+      let missing = 0;
+      let done = 0;
+      for (let block = 0; block < complete; block++) {
+        if (sealed.has(block)) continue;
+        if (done >= atMost) {
+          missing++;
+          continue;
+        }
+        done++;
+        // Read and written in one transaction: the block is the rows as committed.
+        this.db.transaction(() => {
+          const rows = this.q.embeddingRange.all(modelId, block * BLOCK_IDS, (block + 1) * BLOCK_IDS);
+          const embeddings = this.openEmbeddings(rows);
+          const persons = rows.map((r) => r.id_persona);
+          const bytes = sealBlock(this.key, modelId, block, leading ?? null, persons, embeddings);
+          this.q.insertBlock.run(block, modelId, leading ?? null, bytes);
+        })();
+      }
+      return { sealed: done, missing };
+    });
   }
 
   streamPersonsEmbeddings(

@@ -1,10 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../../engines/worker-pool.js';
 import { type BatchSink, StoreError, type StreamVisitor } from '../store.js';
+import { BLOCK_IDS } from './embedding-blocks.js';
 import type { UnsealReady, UnsealRequest, UnsealResponse, UnsealWorkerData } from './worker/unseal-worker.js';
 
-/** Samples (or, reading by ranges, sample ids) per batch: each opened at once (open-all.ts). */
-export const BATCH = 2048;
+/**
+ * Samples (or, reading by ranges, sample ids) per batch: each opened at once (open-all.ts). A
+ * range is a sealed block's (embedding-blocks.ts), which the workers open instead when it is there.
+ */
+export const BATCH = BLOCK_IDS;
 
 export interface SealedEmbeddingRow {
   id: number;
@@ -17,6 +21,8 @@ export interface SampleRanges {
   file: string;
   modelId: string;
   maxId: number;
+  /** Only each embedding's first values are needed: a sealed block holding at least these will do. */
+  leading?: number;
 }
 
 /**
@@ -37,7 +43,9 @@ class Unsealer {
   constructor(key: Buffer, ranges: SampleRanges | undefined, sink: BatchSink | null) {
     const workerData: UnsealWorkerData = {
       key: new Uint8Array(key),
-      ...(ranges ? { source: { file: ranges.file, modelId: ranges.modelId } } : {}),
+      ...(ranges
+        ? { source: { file: ranges.file, modelId: ranges.modelId, ...(ranges.leading ? { leading: ranges.leading } : {}) } }
+        : {}),
       ...(sink ? { sink } : {}),
     };
     this.worker = new Worker(workerScript(import.meta.url, 'unseal-worker'), { workerData, resourceLimits: UNSEAL_WORKER_HEAP });

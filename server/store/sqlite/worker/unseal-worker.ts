@@ -8,11 +8,15 @@ import { sampleAad } from '../../../crypto/sample-sealing.js';
 import { openAll, OpenAllScratch } from '../../../crypto/open-all.js';
 import { open } from '../../../crypto/sealed.js';
 import type { BatchSink, OpenedBatchSink } from '../../store.js';
+import { BLOCK_IDS, openBlock } from '../embedding-blocks.js';
 
 export interface UnsealWorkerData {
   key: Uint8Array;
-  /** The database file and the model whose samples `read` requests fetch. */
-  source?: { file: string; modelId: string };
+  /**
+   * The database file and the model whose samples `read` requests fetch; `leading`: only each
+   * embedding's first values are needed (a sealed block of at least that many will do).
+   */
+  source?: { file: string; modelId: string; leading?: number };
   /** The caller's work on each opened batch (StationStore.streamEmbeddings). */
   sink?: BatchSink;
 }
@@ -59,6 +63,7 @@ try {
 /** id_persona, embedding: rows as arrays (`raw`), cheaper to build than objects. */
 type Row = [string, Buffer];
 let range: Database.Statement<[string, number, number], Row> | null = null;
+let blockOf: Database.Statement<[number, string, number], { leading: number | null; sealed: Buffer }> | null = null;
 let persons: Database.Statement<[string, string], Row> | null = null;
 try {
   if (source) {
@@ -69,6 +74,13 @@ try {
         Row
       >('SELECT id_persona, embedding FROM face_samples WHERE model_id = ? AND id > ? AND id <= ? ORDER BY id')
       .raw(true);
+    try {
+      blockOf = db.prepare<[number, string, number], { leading: number | null; sealed: Buffer }>(
+        'SELECT leading, sealed FROM embedding_blocks WHERE block = ? AND model_id = ? AND (leading IS NULL OR leading >= ?)',
+      );
+    } catch {
+      blockOf = null; // a database from before the blocks: every range is read row by row
+    }
     persons = db
       .prepare<
         [string, string],
@@ -87,6 +99,34 @@ let kept = new Float32Array(0);
 function scratch(count: number): Float32Array<ArrayBuffer> {
   if (kept.length < count) kept = new Float32Array(count);
   return kept.subarray(0, count);
+}
+
+/** Hands a batch's opened floats to the sink, or back to the caller (transferred). */
+function deliver(ids: string[], floats: Float32Array<ArrayBuffer>, floatEnds: Int32Array<ArrayBuffer>): void {
+  const sunk = sink?.(ids, floats, floatEnds);
+  if (sunk) port.postMessage({ ok: true, ids, coded: sunk.coded } satisfies UnsealResponse, sunk.transfer);
+  else port.postMessage({ ok: true, ids, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
+}
+
+/**
+ * A whole range from its sealed block, if the range has one that opens; false otherwise (then
+ * the rows are read: a block is only ever a copy of them).
+ */
+function fromBlock(lo: number, hi: number): boolean {
+  if (!blockOf || lo % BLOCK_IDS !== 0 || hi !== lo + BLOCK_IDS) return false;
+  const block = lo / BLOCK_IDS;
+  // A caller wanting whole embeddings takes only a block of whole ones.
+  const row = blockOf.get(block, source!.modelId, source!.leading ?? 2 ** 31);
+  if (!row) return false;
+  let opened;
+  try {
+    const floatsOf = (count: number) => (sink ? scratch(count) : new Float32Array(count));
+    opened = openBlock(keyBuffer, source!.modelId, block, row.leading, row.sealed, floatsOf);
+  } catch {
+    return false;
+  }
+  deliver(opened.persons, opened.floats as Float32Array<ArrayBuffer>, opened.ends as Int32Array<ArrayBuffer>);
+  return true;
 }
 
 function unseal(ids: string[], sealedOf: (i: number) => Uint8Array): void {
@@ -111,9 +151,7 @@ function unseal(ids: string[], sealedOf: (i: number) => Uint8Array): void {
       at += p.byteLength;
       floatEnds[k] = at / 4;
     });
-    const sunk = sink?.(ids, floats, floatEnds);
-    if (sunk) port.postMessage({ ok: true, ids, coded: sunk.coded } satisfies UnsealResponse, sunk.transfer);
-    else port.postMessage({ ok: true, ids, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
+    deliver(ids, floats, floatEnds);
   } catch (error) {
     port.postMessage({ ok: false, idPersona: ids[i] ?? '', error: (error as Error).message } satisfies UnsealResponse);
   }
@@ -127,6 +165,7 @@ port.on('message', (request: UnsealRequest) => {
   }
   let rows: Row[];
   try {
+    if (request.kind === 'read' && fromBlock(request.lo, request.hi)) return;
     rows =
       request.kind === 'persons'
         ? persons!.all(source!.modelId, JSON.stringify(request.ids))
