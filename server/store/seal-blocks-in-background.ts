@@ -3,7 +3,7 @@ import type { StationStore } from './store.js';
 
 export interface BlockSealingOptions {
   logger?: Pick<Logger, 'info' | 'warn'>;
-  /** Between two blocks: each takes the event loop for a few milliseconds. */
+  /** Between two blocks: each holds the event loop while it is read, opened and sealed (some tens of milliseconds at 1M). */
   pauseMs?: number;
   /** Between two looks once every block is sealed: deletions and new enrollments leave new ranges without. */
   idleMs?: number;
