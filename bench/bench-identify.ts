@@ -469,8 +469,10 @@ async function startup() {
       startup_seal_blocks_ms: Math.round(sealBlocksMs),
       startup_rebuilds_from_blocks_ms: fromBlocks.map((r) => Math.round(r.ms)),
       startup_rebuilds_from_blocks_cores: fromBlocks.map((r) => round(r.cores, 2)),
-      enroll_commit_to_searchable_p50_ms: round(percentile(delays, 50), 3),
-      enroll_commit_to_searchable_max_ms: round(Math.max(...delays), 3),
+      // The first enrollment comes at once after the start; the others once its deferred work is done.
+      enroll_first_at_start_ms: round(delays[0]!, 3),
+      enroll_commit_to_searchable_p50_ms: round(percentile(delays.slice(1), 50), 3),
+      enroll_commit_to_searchable_max_ms: round(Math.max(...delays.slice(1)), 3),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -353,6 +353,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.reserve(Math.max(1024, options.capacity ?? 0));
   }
 
+  /** Resolves once a snapshot's ids are all hashed, which the first `find` would otherwise finish (benchmarks). */
+  idsSettled(): Promise<void> {
+    return this.slotIds.settled();
+  }
+
   /** Resolves once no memory copy of the float rows is being made (tests, benchmarks). */
   floatsSettled(): Promise<void> {
     return this.vectors instanceof FileVectorStore ? this.vectors.settled() : Promise.resolve();
@@ -1243,7 +1248,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.slotHead = new Int32Array(0);
       this.slotLast = new Int32Array(0);
       this.slotSamples = new Int32Array(0);
-      this.reserve(rows);
+      // Room for the enrollments after the start: growing a million rows' codes moves them all, a
+      // stall the first enrollment after the load would wait for.
+      this.reserve(rows + loadHeadroom(rows));
       const buffer = this.memory.buffer;
       const idBytes = Buffer.alloc(idLength);
       // Straight into the row arrays (reserved for `rows`), as the codes into the shared memory.
@@ -1293,9 +1300,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       } catch {
         throw new IndexIntegrityError(`${file}: instantánea dañada`);
       }
-      this.slotHead = new Int32Array(Math.max(1024, persons)).fill(-1);
-      this.slotLast = new Int32Array(Math.max(1024, persons)).fill(-1);
-      this.slotSamples = new Int32Array(Math.max(1024, persons));
+      this.slotHead = new Int32Array(persons + loadHeadroom(persons)).fill(-1);
+      this.slotLast = new Int32Array(persons + loadHeadroom(persons)).fill(-1);
+      this.slotSamples = new Int32Array(persons + loadHeadroom(persons));
       new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
       this.rowCount = rows;
@@ -1378,4 +1385,9 @@ function snapshotLayout(
     segments,
     floats,
   };
+}
+
+/** Rows (or persons) a snapshot's load reserves beyond what it holds: a sixteenth, at least 1,024. */
+function loadHeadroom(count: number): number {
+  return Math.max(1024, Math.ceil(count / 16));
 }

@@ -44,4 +44,20 @@ describe('SlotIds', () => {
     expect(() => new SlotIds().unpack(past, ids.length)).toThrow(RangeError);
     expect(() => new SlotIds().unpack(packed.subarray(0, 8), ids.length)).toThrow(RangeError);
   });
+
+  it('says when a load has been hashed, by its background steps or by a find that finished them', async () => {
+    const ids = Array.from({ length: 100_000 }, (_, i) => `id-${i}`);
+    const background = new SlotIds();
+    background.unpack(packSlotIds(ids), ids.length);
+    let settled = false;
+    const waiting = background.settled().then(() => (settled = true));
+    expect(settled).toBe(false);
+    await waiting;
+    expect(background.find('id-99999')).toBe(99_999);
+    const found = new SlotIds();
+    found.unpack(packSlotIds(ids), ids.length);
+    expect(found.find('id-5')).toBe(5);
+    await found.settled();
+    expect(await new SlotIds().settled()).toBeUndefined();
+  });
 });

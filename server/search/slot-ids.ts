@@ -13,6 +13,8 @@ export class SlotIds {
   private packed: { text: string; ends: Int32Array; table: Int32Array; hashed: number } | null = null;
   /** The slots of ids set since the load (or of every id, without a load). */
   private readonly later = new Map<string, number>();
+  /** Resolves once the load's ids are all in the hash table. */
+  private hashed: Promise<void> = Promise.resolve();
 
   get length(): number {
     return this.list.length;
@@ -86,12 +88,19 @@ export class SlotIds {
     const packed = { text, ends, table, hashed: 0 };
     this.packed = packed;
     this.list = new Array<null>(count).fill(null);
+    let done: () => void;
+    this.hashed = new Promise((resolve) => (done = resolve));
     const step = () => {
-      if (this.packed !== packed || packed.hashed >= count) return;
+      if (this.packed !== packed || packed.hashed >= count) return done();
       this.hashUntil(Math.min(count, packed.hashed + HASH_STEP));
       setImmediate(step).unref();
     };
     setImmediate(step).unref();
+  }
+
+  /** Resolves once a load's ids are all hashed (by the background steps, or by a `find`). */
+  settled(): Promise<void> {
+    return this.hashed;
   }
 
   /** Adds the packed ids up to slot `until` to the table. */
