@@ -35,9 +35,13 @@ async function verdict(): Promise<string> {
   return (await v.getAttribute('data-status')) ?? '';
 }
 
+/** Chooses a photo and waits until its own preview shows: a screen keeps the previous photo's until then. */
 async function uploadFace(name: string): Promise<void> {
+  const preview = page.getByTestId('face-preview');
+  const shown = async () => ((await preview.count()) > 0 ? await preview.getAttribute('src') : null);
+  const before = await shown();
   await page.getByTestId('face-capture-file').setInputFiles(photo(name));
-  await page.getByTestId('face-preview').waitFor();
+  await expect.poll(shown, { timeout: STEP, interval: 50 }).not.toBe(before);
 }
 
 async function uploadCard(): Promise<void> {
