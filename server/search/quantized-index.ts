@@ -1300,9 +1300,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       } catch {
         throw new IndexIntegrityError(`${file}: instantánea dañada`);
       }
-      this.slotHead = new Int32Array(persons + loadHeadroom(persons)).fill(-1);
-      this.slotLast = new Int32Array(persons + loadHeadroom(persons)).fill(-1);
-      this.slotSamples = new Int32Array(persons + loadHeadroom(persons));
+      const slots = persons + loadHeadroom(persons);
+      this.slotHead = new Int32Array(slots).fill(-1);
+      this.slotLast = new Int32Array(slots).fill(-1);
+      this.slotSamples = new Int32Array(slots);
       new Float32Array(buffer, this.scales2At, this.capacity).fill(NaN, rows);
       new Float32Array(buffer, this.scales4At, this.capacity).fill(NaN, rows);
       this.rowCount = rows;

@@ -68,6 +68,16 @@ async function streamed(store: ReturnType<typeof openSqliteStore>, leading?: num
   return seen;
 }
 
+/** Runs `sql` on the store's file behind its back (the store closed): what a damaged disk or an outside edit does. */
+function editFile(dir: string, sql: string): void {
+  const db = new Database(path.join(dir, DATABASE_FILE));
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
 const blocksIn = (dir: string) => {
   const db = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
   try {
@@ -98,17 +108,16 @@ describe('the store keeps sealed blocks as a copy of the rows', () => {
     store.sealEmbeddingBlocks!('m@1', 10);
     store.close();
     // Damage the rows of block 1 without the triggers that would drop the block.
-    const db = new Database(path.join(dir, DATABASE_FILE));
-    db.exec('DROP TRIGGER embedding_blocks_updated');
-    db.prepare("UPDATE face_samples SET embedding = x'00' WHERE id > ? AND id <= ?").run(BLOCK_IDS, 2 * BLOCK_IDS);
-    db.close();
+    editFile(
+      dir,
+      `DROP TRIGGER embedding_blocks_updated;
+       UPDATE face_samples SET embedding = x'00' WHERE id > ${BLOCK_IDS} AND id <= ${2 * BLOCK_IDS};`,
+    );
     const reopened = openSqliteStore(dir, key);
     expect(await streamed(reopened)).toEqual(rows);
     reopened.close();
     // Without its block, the damaged range is read from its rows, and fails.
-    const db2 = new Database(path.join(dir, DATABASE_FILE));
-    db2.prepare('DELETE FROM embedding_blocks WHERE block = 1').run();
-    db2.close();
+    editFile(dir, 'DELETE FROM embedding_blocks WHERE block = 1');
     const again = openSqliteStore(dir, key);
     await expect(streamed(again)).rejects.toThrow(/ilegible/);
     again.close();
@@ -141,11 +150,7 @@ describe('the store keeps sealed blocks as a copy of the rows', () => {
     const rows = await streamed(store);
     store.sealEmbeddingBlocks!('m@1', 10);
     store.close();
-    const db = new Database(path.join(dir, DATABASE_FILE));
-    db.prepare(
-      'UPDATE embedding_blocks SET sealed = (SELECT sealed FROM embedding_blocks WHERE block = 0) WHERE block = 1',
-    ).run();
-    db.close();
+    editFile(dir, 'UPDATE embedding_blocks SET sealed = (SELECT sealed FROM embedding_blocks WHERE block = 0) WHERE block = 1');
     const reopened = openSqliteStore(dir, key);
     expect(await streamed(reopened)).toEqual(rows);
     reopened.close();
