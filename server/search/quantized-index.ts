@@ -110,6 +110,12 @@ export interface SearchTrace {
   rerankedRows: number;
   /** Wall-clock time of the first pass's scans, both threads. */
   firstPassMs: number;
+  /**
+   * Of the first pass on two threads: the caller's scan of its half, and how long it then waited
+   * for the worker's (a late wake-up or a slower half shows here).
+   */
+  firstPassOwnMs: number;
+  firstPassWaitMs: number;
   /** Wall-clock time of the 4-bit scoring of the first pass's rows, and of the exact re-ranking. */
   refineMs: number;
   rerankMs: number;
@@ -123,6 +129,8 @@ const emptyTrace = (): SearchTrace => ({
   refinedRows: 0,
   rerankedRows: 0,
   firstPassMs: 0,
+  firstPassOwnMs: 0,
+  firstPassWaitMs: 0,
   refineMs: 0,
   rerankMs: 0,
   unsure: false,
@@ -922,8 +930,13 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       control[C_ERRS] = this.errs2At;
       new Float32Array(control.buffer)[C_ESCALE] = this.eScale;
       const gen = this.startWorkerTask(control);
+      const t0 = performance.now();
       collect(this.resAt, scan(0, half, this.outAt, this.resAt));
-      if (this.workerFinished(control, gen)) collect(res1, control[C_COUNT]!);
+      const t1 = performance.now();
+      const finished = this.workerFinished(control, gen);
+      this.lastSearch.firstPassOwnMs += t1 - t0;
+      this.lastSearch.firstPassWaitMs += performance.now() - t1;
+      if (finished) collect(res1, control[C_COUNT]!);
       // The worker is stuck or gone: scan its shard here and carry on alone.
       else collect(res1, scan(half, end, this.outAt, res1));
     } else {

@@ -1,0 +1,111 @@
+// The machine's floor for the first pass: how long the scan threads take to read its bytes with
+// SIMD loads and nothing else. A 2-core VM's memory bandwidth drifts from day to day, so the
+// benchmark measures it in the same run as the search it is compared with.
+import { Worker } from 'node:worker_threads';
+import { compiledBeside } from '../../server/engines/worker-pool.js';
+import {
+  I32,
+  V128,
+  funcBody,
+  i32x4ExtractLane,
+  i8x16Add,
+  name,
+  op,
+  section,
+  uleb,
+  v128Load,
+  vec,
+} from '../../server/search/wasm-assembler.js';
+import { WASM_PAGE, wasm, type WasmMemory } from '../../server/search/wasm-kernel.js';
+
+/** Control words shared with the helper thread. */
+export const C_GEN = 0;
+export const C_DONE = 1;
+export const C_START = 2;
+export const C_END = 3;
+export const C_SUM = 4;
+export const C_STOP = 5;
+
+/**
+ * (func (export "sum") (param $p i32) (param $end i32) (result i32)): adds every 16 bytes of
+ * [p, end) into two i8x16 accumulators, 64 bytes a turn, and returns a lane, so nothing is dead code.
+ */
+export function loadsModuleBytes(): Uint8Array {
+  const [p, end, a, b] = [0, 1, 2, 3];
+  const code: number[] = [op.block, op.void, op.loop, op.void];
+  code.push(...op.localGet(p), ...op.localGet(end), op.i32GeU, op.brIf, 1);
+  for (let k = 0; k < 4; k++) {
+    const acc = k % 2 === 0 ? a : b;
+    code.push(...op.localGet(p), ...v128Load(16 * k), ...op.localGet(acc), ...i8x16Add(), ...op.localSet(acc));
+  }
+  code.push(...op.localGet(p), ...op.i32Const(64), op.i32Add, ...op.localSet(p), op.br, 0, op.end, op.end);
+  code.push(...op.localGet(a), ...op.localGet(b), ...i8x16Add(), ...i32x4ExtractLane(0));
+  const types = section(1, [...uleb(1), 0x60, ...vec([[I32], [I32]]), ...vec([[I32]])]);
+  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
+  const funcs = section(3, vec([uleb(0)]));
+  const exports = section(7, vec([[...name('sum'), 0x00, ...uleb(0)]]));
+  const body = section(10, [...uleb(1), ...funcBody([[2, V128]], code)]);
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...body]);
+}
+
+export type SumOf = (p: number, end: number) => number;
+
+export function loadsKernel(memory: WasmMemory): SumOf {
+  const instance = new wasm.Instance(new wasm.Module(loadsModuleBytes()), { env: { memory } });
+  return (instance.exports as { sum: SumOf }).sum;
+}
+
+export interface MemoryFloor {
+  /** Median wall time of one read of every byte, split evenly over the threads. */
+  ms: number;
+  gbPerS: number;
+  bytes: number;
+  threads: number;
+}
+
+/**
+ * Times `runs` reads of `bytes` bytes (resident, not zero pages) split over `threads` threads (1
+ * or 2: the caller's and one helper, handed their halves through Atomics as the index's scan
+ * worker is).
+ */
+export async function measureMemoryFloor(bytes: number, threads: 1 | 2, runs = 31): Promise<MemoryFloor> {
+  const size = Math.ceil(bytes / 4096) * 4096;
+  const pages = Math.ceil(size / WASM_PAGE);
+  const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+  new Uint8Array(memory.buffer).fill(1);
+  const sum = loadsKernel(memory);
+  const control = new Int32Array(new SharedArrayBuffer(64));
+  const half = threads === 2 ? Math.floor(size / 2 / 64) * 64 : size;
+  let worker: Worker | null = null;
+  if (threads === 2) {
+    worker = new Worker(compiledBeside(import.meta.url, 'memory-floor-worker.js'), { workerData: { memory, control } });
+    await new Promise((resolve, reject) => {
+      worker!.once('message', resolve);
+      worker!.once('error', reject);
+    });
+    control[C_START] = half;
+    control[C_END] = size;
+  }
+  const times: number[] = [];
+  try {
+    for (let r = 0; r < runs + 3; r++) {
+      const t0 = performance.now();
+      const gen = Atomics.add(control, C_GEN, 1) + 1;
+      Atomics.notify(control, C_GEN);
+      sum(0, half);
+      while (worker && Atomics.load(control, C_DONE) !== gen) Atomics.wait(control, C_DONE, Atomics.load(control, C_DONE), 1);
+      // The first runs compile the kernel and fault the pages in.
+      if (r >= 3) times.push(performance.now() - t0);
+    }
+  } finally {
+    if (worker) {
+      Atomics.store(control, C_STOP, 1);
+      Atomics.add(control, C_GEN, 1);
+      Atomics.notify(control, C_GEN);
+      await new Promise((resolve) => worker!.once('exit', resolve));
+    }
+  }
+  times.sort((a, b) => a - b);
+  const ms = times[Math.floor(times.length / 2)]!;
+  return { ms, gbPerS: size / 1e6 / ms, bytes: size, threads };
+}
