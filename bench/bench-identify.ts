@@ -184,7 +184,9 @@ async function main() {
     `searched ${PROBES} probes on ${threadsUsed} thread(s): p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
   );
   // What the machine's memory allows that scan today: the same bytes read by as many threads with loads alone.
-  const floor = await measureMemoryFloor(firstPassBytes, threadsUsed >= 2 ? 2 : 1);
+  // (Below the index's parallelFrom rows the first pass runs on the caller's thread alone.)
+  const scanThreads = traces.some((t) => t.firstPassOwnMs > 0) ? 2 : 1;
+  const floor = await measureMemoryFloor(firstPassBytes, scanThreads);
   log(
     `memory floor of the first pass (${mb(floor.bytes)} MB read with loads alone, ${floor.threads} thread(s)): ${floor.ms.toFixed(2)} ms, ${floor.gbPerS.toFixed(1)} GB/s; the first pass took ${(firstPassMs / floor.ms).toFixed(2)}x that`,
   );

@@ -5,8 +5,9 @@ import { C_DONE, C_END, C_GEN, C_START, C_STOP, C_SUM, loadsKernel } from './mem
 
 const { memory, control } = workerData as { memory: WasmMemory; control: Int32Array };
 const sum = loadsKernel(memory);
-parentPort!.postMessage('ready');
+// The generation is read before saying ready: a task handed right after would otherwise be missed.
 let seen = Atomics.load(control, C_GEN);
+parentPort!.postMessage('ready');
 for (;;) {
   Atomics.wait(control, C_GEN, seen);
   seen = Atomics.load(control, C_GEN);

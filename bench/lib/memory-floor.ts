@@ -93,7 +93,11 @@ export async function measureMemoryFloor(bytes: number, threads: 1 | 2, runs = 3
       const gen = Atomics.add(control, C_GEN, 1) + 1;
       Atomics.notify(control, C_GEN);
       sum(0, half);
-      while (worker && Atomics.load(control, C_DONE) !== gen) Atomics.wait(control, C_DONE, Atomics.load(control, C_DONE), 1);
+      const deadline = t0 + 10_000;
+      while (worker && Atomics.load(control, C_DONE) !== gen) {
+        if (performance.now() > deadline) throw new Error('memory floor: the helper thread stopped answering');
+        Atomics.wait(control, C_DONE, Atomics.load(control, C_DONE), 1);
+      }
       // The first runs compile the kernel and fault the pages in.
       if (r >= 3) times.push(performance.now() - t0);
     }

@@ -208,8 +208,9 @@ const selectNth = ${selectNth.toString()};
 const scanShard = ${scanShard.toString()};
 const c = new Int32Array(control);
 const f = new Float32Array(control);
-parentPort.postMessage('ready');
+// The generation is read before saying ready: a task handed right after would otherwise be missed.
 let seen = Atomics.load(c, ${C_GEN});
+parentPort.postMessage('ready');
 for (;;) {
   const spinUntil = performance.now() + ${WORKER_SPIN_MS};
   while (Atomics.load(c, ${C_GEN}) === seen && performance.now() < spinUntil);
