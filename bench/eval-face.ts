@@ -17,6 +17,7 @@ import { cosine } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
+import { hardestPhotos } from './lib/hardest-photos.js';
 import { allPairs, printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
 import { openSetOwnPeople } from './lib/open-set-own-people.js';
 import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './lib/open-set-scale.js';
@@ -33,6 +34,8 @@ interface Sample extends LabelledImage {
   embeddings: Record<string, Float32Array | null>;
   iod: number;
   yaw: number;
+  /** Faces found in the photo (the largest is the one measured). */
+  faces: number;
 }
 
 const datasetName = args.dataset
@@ -65,6 +68,7 @@ const samples: Sample[] = images.map((img, i) => {
     ...img,
     iod: face?.iod ?? 0,
     yaw: face?.yaw ?? 0,
+    faces: analyses[i]?.faces.length ?? 0,
     embeddings: {
       [FACE_MODEL_ID]: face?.embedding ?? null,
       'human-faceres@1024': face?.faceresEmbedding ?? null,
@@ -287,6 +291,25 @@ function openSetCells(r: OpenSetAtScale) {
   };
 }
 
+// The photos behind the shipped descriptor's genuine pairs that fail at its EER threshold.
+const eerPoint = verificationMetrics(pairsOf(FACE_MODEL_ID));
+const hardest = hardestPhotos(
+  samples.filter((s) => has(FACE_MODEL_ID, s)),
+  (a, b) => similarity(FACE_MODEL_ID, a, b),
+  eerPoint.eerThreshold,
+  12,
+).map((h) => {
+  const s = samples.find((x) => x.file === h.file)!;
+  return {
+    ...h,
+    file: path.relative(path.dirname(path.dirname(h.file)), h.file),
+    best_genuine: Math.round(h.best_genuine * 1000) / 1000,
+    faces: s.faces,
+    iod: Math.round(s.iod),
+    yaw: Math.round(s.yaw),
+  };
+});
+
 // `chosen` is what the station ships: the fused descriptor for 1:1, its MobileFaceNet part for 1:N
 // (the open-set figures); the lowest EER may be a fusion it does not run (reported beside it).
 const chosen = candidates.find((c) => c.model === FACE_MODEL_ID)!;
@@ -321,6 +344,10 @@ printTable(
     ...openSetCells(r),
   })),
 );
+console.log(
+  `\nFotos detrás de los pares genuinos de ${FACE_MODEL_ID} que fallan en su umbral de EER (${eerPoint.eerThreshold.toFixed(3)}), las de más fallos primero:`,
+);
+printTable(hardest);
 for (const c of [chosen, identifying]) {
   console.log(`\nPuntos de operación de ${c.model} con su calibración (confianza = 12 x -log10 FMR):`);
   printTable(c.operating_points);
@@ -358,6 +385,9 @@ const report = {
   open_set_own_people_whole_vector: ownPeopleWholeVector,
   open_set_own_people_mean_template: ownPeopleMeanTemplate,
   fusion_z_stats: Object.fromEntries(zStats),
+  // What a customer measuring on their own people looks at first: the photos most of the failing
+  // genuine pairs come from (a mislabelled photo, a second face, a face turned or tiny).
+  hardest_photos: { model: FACE_MODEL_ID, eer_threshold: eerPoint.eerThreshold, photos: hardest },
 };
 const out = path.join(
   packageRoot(),

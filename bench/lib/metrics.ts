@@ -27,6 +27,7 @@ export function verificationMetrics(pairs: readonly ScoredPair[]) {
   const farAt = (t: number) => 1 - lowerBound(impostor, t) / impostor.length;
   const frrAt = (t: number) => lowerBound(genuine, t) / genuine.length;
   let eer = 1;
+  let eerThreshold = -Infinity;
   let best = Infinity;
   for (const t of [...genuine, ...impostor]) {
     const far = farAt(t);
@@ -34,6 +35,7 @@ export function verificationMetrics(pairs: readonly ScoredPair[]) {
     if (Math.abs(far - frr) < best) {
       best = Math.abs(far - frr);
       eer = (far + frr) / 2;
+      eerThreshold = t;
     }
   }
   const tarAt = (far: number) => {
@@ -58,6 +60,8 @@ export function verificationMetrics(pairs: readonly ScoredPair[]) {
     genuine: genuine.length,
     impostor: impostor.length,
     eer,
+    /** The score at which the EER was read: pairs under it are rejected. */
+    eerThreshold,
     tar_at_far_1e2: tarAt(1e-2),
     tar_at_far_1e3: tarAt(1e-3),
     impostorMean: mean,
