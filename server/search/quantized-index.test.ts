@@ -187,6 +187,7 @@ describe('QuantizedEmbeddingIndex', () => {
       const t = two.lastSearch;
       expect(t.firstPassOwnMs).toBeGreaterThan(0);
       expect(t.firstPassOwnMs + t.firstPassWaitMs).toBeLessThanOrEqual(t.firstPassMs);
+      expect(t.firstPassWorkerMs).toBeGreaterThan(0);
       expect(one.lastSearch.firstPassOwnMs).toBe(0);
     }
     await two.close();

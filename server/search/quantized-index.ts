@@ -116,6 +116,8 @@ export interface SearchTrace {
    */
   firstPassOwnMs: number;
   firstPassWaitMs: number;
+  /** The worker's scan of its half. */
+  firstPassWorkerMs: number;
   /** Wall-clock time of the 4-bit scoring of the first pass's rows, and of the exact re-ranking. */
   refineMs: number;
   rerankMs: number;
@@ -131,6 +133,7 @@ const emptyTrace = (): SearchTrace => ({
   firstPassMs: 0,
   firstPassOwnMs: 0,
   firstPassWaitMs: 0,
+  firstPassWorkerMs: 0,
   refineMs: 0,
   rerankMs: 0,
   unsure: false,
@@ -162,6 +165,7 @@ const C_MODE = 13;
 const C_FLOOR = 14; // a float32, through a Float32Array view of the control words
 const C_ERRS = 15;
 const C_ESCALE = 16; // a float32, as C_FLOOR
+const C_TASK_MS = 17; // a float32: the worker's time on its last task
 const WORKER_TIMEOUT_MS = 2000;
 /**
  * How long each thread spins before sleeping on the other: the worker for its next task after
@@ -220,8 +224,10 @@ for (;;) {
   if (g === seen) continue;
   seen = g;
   if (Atomics.load(c, ${C_STOP})) break;
+  const t0 = performance.now();
   if (c[${C_MODE}] === ${LIST_MODE}) kernel.scoreI4List(c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_OUT}]);
   else c[${C_COUNT}] = scanShard(kernel, memory.buffer, c[${C_Q}], c[${C_ROWS}], c[${C_SCALES}], c[${C_START}], c[${C_END}], c[${C_KEEP}], c[${C_OUT}], c[${C_RES}], c[${C_BLOCK}], c[${C_MODE}], f[${C_FLOOR}], c[${C_ERRS}], f[${C_ESCALE}]);
+  f[${C_TASK_MS}] = performance.now() - t0;
   Atomics.store(c, ${C_DONE}, g);
   Atomics.notify(c, ${C_DONE});
 }
@@ -937,7 +943,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       const finished = this.workerFinished(control, gen);
       this.lastSearch.firstPassOwnMs += t1 - t0;
       this.lastSearch.firstPassWaitMs += performance.now() - t1;
-      if (finished) collect(res1, control[C_COUNT]!);
+      if (finished) {
+        this.lastSearch.firstPassWorkerMs += new Float32Array(control.buffer)[C_TASK_MS]!;
+        collect(res1, control[C_COUNT]!);
+      }
       // The worker is stuck or gone: scan its shard here and carry on alone.
       else collect(res1, scan(half, end, this.outAt, res1));
     } else {
