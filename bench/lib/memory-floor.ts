@@ -17,6 +17,7 @@ import {
   vec,
 } from '../../server/search/wasm-assembler.js';
 import { WASM_PAGE, wasm, type WasmMemory } from '../../server/search/wasm-kernel.js';
+import { percentile } from './metrics.js';
 
 /** Control words shared with the helper thread. */
 export const C_GEN = 0;
@@ -109,7 +110,6 @@ export async function measureMemoryFloor(bytes: number, threads: 1 | 2, runs = 3
       await new Promise((resolve) => worker!.once('exit', resolve));
     }
   }
-  times.sort((a, b) => a - b);
-  const ms = times[Math.floor(times.length / 2)]!;
+  const ms = percentile(times, 50);
   return { ms, gbPerS: size / 1e6 / ms, bytes: size, threads };
 }
