@@ -15,6 +15,8 @@ import {
   uleb,
   v128Load,
   vec,
+  sharedMemoryImport,
+  wasmModule,
 } from '../../server/search/wasm-assembler.js';
 import { WASM_PAGE, wasm, type WasmMemory } from '../../server/search/wasm-kernel.js';
 import { percentile } from './metrics.js';
@@ -42,11 +44,11 @@ export function loadsModuleBytes(): Uint8Array {
   code.push(...op.localGet(p), ...op.i32Const(64), op.i32Add, ...op.localSet(p), op.br, 0, op.end, op.end);
   code.push(...op.localGet(a), ...op.localGet(b), ...i8x16Add(), ...i32x4ExtractLane(0));
   const types = section(1, [...uleb(1), 0x60, ...vec([[I32], [I32]]), ...vec([[I32]])]);
-  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
+  const imports = sharedMemoryImport();
   const funcs = section(3, vec([uleb(0)]));
   const exports = section(7, vec([[...name('sum'), 0x00, ...uleb(0)]]));
   const body = section(10, [...uleb(1), ...funcBody([[2, V128]], code)]);
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...body]);
+  return wasmModule(types, imports, funcs, exports, body);
 }
 
 export type SumOf = (p: number, end: number) => number;

@@ -183,7 +183,7 @@ describe('QuantizedEmbeddingIndex', () => {
       const probe = randomVec(r, dim);
       expectSame(two.search(probe, 10), one.search(probe, 10));
       expect(two.lastSearch.refinedRows).toBeGreaterThanOrEqual(2048);
-      // The first pass's time splits into the caller's half and its wait for the worker's.
+      // The first pass's time splits into the caller's half and its wait; the worker times its own half.
       const t = two.lastSearch;
       expect(t.firstPassOwnMs).toBeGreaterThan(0);
       expect(t.firstPassOwnMs + t.firstPassWaitMs).toBeLessThanOrEqual(t.firstPassMs);

@@ -933,9 +933,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       control[C_RES] = res1;
       control[C_BLOCK] = BLOCK;
       control[C_MODE] = mode;
-      new Float32Array(control.buffer)[C_FLOOR] = floor;
+      const controlFloats = new Float32Array(control.buffer);
+      controlFloats[C_FLOOR] = floor;
       control[C_ERRS] = this.errs2At;
-      new Float32Array(control.buffer)[C_ESCALE] = this.eScale;
+      controlFloats[C_ESCALE] = this.eScale;
       const gen = this.startWorkerTask(control);
       const t0 = performance.now();
       collect(this.resAt, scan(0, half, this.outAt, this.resAt));
@@ -944,7 +945,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.lastSearch.firstPassOwnMs += t1 - t0;
       this.lastSearch.firstPassWaitMs += performance.now() - t1;
       if (finished) {
-        this.lastSearch.firstPassWorkerMs += new Float32Array(control.buffer)[C_TASK_MS]!;
+        this.lastSearch.firstPassWorkerMs += controlFloats[C_TASK_MS]!;
         collect(res1, control[C_COUNT]!);
       }
       // The worker is stuck or gone: scan its shard here and carry on alone.

@@ -37,6 +37,16 @@ export function vec(items: number[][]): number[] {
   return [...uleb(items.length), ...items.flat()];
 }
 
+/** A module's bytes: the magic number and version, then its sections in order. */
+export function wasmModule(...sections: number[][]): Uint8Array {
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...sections.flat()]);
+}
+
+/** The import section of the kernels: (import "env" "memory" (memory 1 65536 shared)), flag 3 = shared with a maximum. */
+export function sharedMemoryImport(): number[] {
+  return section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
+}
+
 export function name(s: string): number[] {
   const bytes = [...Buffer.from(s, 'utf8')];
   return [...uleb(bytes.length), ...bytes];

@@ -83,6 +83,8 @@ import {
   v128Xor,
   v128Zero,
   vec,
+  sharedMemoryImport,
+  wasmModule,
 } from './wasm-assembler.js';
 
 /**
@@ -433,12 +435,11 @@ function dotF32Body(stride: number): number[] {
 }
 
 /** (module (func (param v128 v128) (result v128) local.get 0 local.get 1 i8x16.relaxed_swizzle)) */
-const RELAXED_PROBE = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, vec([[0x60, ...vec([[V128], [V128]]), ...vec([[V128]])]])),
-  ...section(3, vec([uleb(0)])),
-  ...section(10, vec([funcBody([], [...op.localGet(0), ...op.localGet(1), ...i8x16RelaxedSwizzle()])])),
-]);
+const RELAXED_PROBE = wasmModule(
+  section(1, vec([[0x60, ...vec([[V128], [V128]]), ...vec([[V128]])]])),
+  section(3, vec([uleb(0)])),
+  section(10, vec([funcBody([], [...op.localGet(0), ...op.localGet(1), ...i8x16RelaxedSwizzle()])])),
+);
 
 let relaxedSupport: boolean | undefined;
 
@@ -481,7 +482,7 @@ export function kernelModuleBytes(strideI8: number, strideF32: number, relaxed =
   // are scanned at 4 bits, and the fast scan compiled for 1024 pairs is never called.
   const pairs = Math.min(1024, strideI8 / 2);
   // (import "env" "memory" (memory 1 65536 shared)): limits flag 3 = shared with a maximum.
-  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
+  const imports = sharedMemoryImport();
   const funcs = section(3, vec([uleb(0), uleb(1), uleb(0), uleb(3), uleb(2)]));
   const exports = section(
     7,
@@ -501,7 +502,7 @@ export function kernelModuleBytes(strideI8: number, strideF32: number, relaxed =
     ...fastScanBody(pairs, relaxed),
     ...listI4Body(strideI8),
   ]);
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code]);
+  return wasmModule(types, imports, funcs, exports, code);
 }
 
 export interface Kernel {

@@ -52,6 +52,8 @@ import {
   v128Store16Lane,
   v128Zero,
   vec,
+  sharedMemoryImport,
+  wasmModule,
 } from './wasm-assembler.js';
 import { wasm, type WasmMemory, type WasmModule } from './wasm-kernel.js';
 
@@ -271,7 +273,7 @@ export function rowCoderModuleBytes(dpad: number): Uint8Array {
     ...[0x60, ...vec(params), ...vec([])],
     ...[0x60, ...vec([[I32], [I32], [I32]]), ...vec([[I32]])],
   ]);
-  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]]));
+  const imports = sharedMemoryImport();
   const funcs = section(3, vec([uleb(0), uleb(1)]));
   const exports = section(
     7,
@@ -281,7 +283,7 @@ export function rowCoderModuleBytes(dpad: number): Uint8Array {
     ]),
   );
   const code = section(10, [...uleb(2), ...codeRowBody(dpad), ...prepareRowBody()]);
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code]);
+  return wasmModule(types, imports, funcs, exports, code);
 }
 
 const compiled = new Map<number, WasmModule>();
