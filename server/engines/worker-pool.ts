@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { packageRoot } from '../version.js';
+import { EXIT_REQUEST } from './worker-exit.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -41,6 +42,8 @@ export class EngineFailedError extends Error {
   override name = 'EngineFailedError';
 }
 
+const RESTARTED = (): EngineFailedError => new EngineFailedError('el motor falló al procesar esta solicitud; se reinició');
+
 interface Task<Req, Res> {
   request: Req;
   transfer: ArrayBuffer[];
@@ -53,7 +56,17 @@ interface Slot<Req, Res> {
   ready: boolean;
   task: Task<Req, Res> | null;
   timer: NodeJS.Timeout | null;
+  /** Asked to end (pool closed, task past its time): takes no more tasks. */
+  retiring: boolean;
+  exited: Promise<void>;
 }
+
+/**
+ * How long a worker asked to end may take to reach JavaScript and end itself before it is
+ * terminated: the longest step it cannot be interrupted in (one network's load or run) is well
+ * under it. A worker still running past it is presumed stuck; terminating it is the only way out.
+ */
+const EXIT_GRACE_MS = 10_000;
 
 export interface PoolOptions {
   script: string;
@@ -62,6 +75,8 @@ export interface PoolOptions {
   /** Waiting requests beyond the ones running; past it, requests are refused at once. */
   maxQueue: number;
   taskTimeoutMs: number;
+  /** How long a worker asked to end may take before it is terminated; EXIT_GRACE_MS by default. */
+  exitGraceMs?: number;
   /** V8 heap limits of each worker (worker_threads' resourceLimits). */
   resourceLimits?: ResourceLimits;
   onEvent?: (event: string, detail?: unknown) => void;
@@ -115,10 +130,31 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
     });
   }
 
+  /**
+   * Ends every worker (see retire). A request still running is answered: with its result if its
+   * worker finishes it before ending, otherwise as failed.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(new EngineFailedError('el motor se cerró'));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => this.retire(s)));
+  }
+
+  /**
+   * Asks a worker to end itself (worker-exit.ts says why not terminate() at once), and terminates
+   * it only if it has not within the grace (EXIT_GRACE_MS). Resolves when it has exited.
+   */
+  private retire(slot: Slot<Req, Res>): Promise<void> {
+    if (!slot.retiring) {
+      slot.retiring = true;
+      slot.worker.postMessage(EXIT_REQUEST);
+      const kill = setTimeout(() => {
+        this.options.onEvent?.('worker-stuck');
+        void slot.worker.terminate();
+      }, this.options.exitGraceMs ?? EXIT_GRACE_MS);
+      void slot.exited.then(() => clearTimeout(kill));
+    }
+    return slot.exited;
   }
 
   private spawn(): Slot<Req, Res> {
@@ -126,7 +162,8 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
       workerData: this.options.workerData,
       ...(this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {}),
     });
-    const slot: Slot<Req, Res> = { worker, ready: false, task: null, timer: null };
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    const slot: Slot<Req, Res> = { worker, ready: false, task: null, timer: null, retiring: false, exited };
     worker.on('message', (message: { type?: string; error?: string } & Partial<Res>) => {
       if (message.type === 'ready') {
         slot.ready = true;
@@ -148,13 +185,16 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
     });
     worker.on('error', (error) => this.options.onEvent?.('worker-error', error.message));
     worker.on('exit', (code) => {
-      if (slot.timer) clearTimeout(slot.timer);
       const task = slot.task;
-      slot.task = null;
+      this.finish(slot);
+      if (this.closed) {
+        task?.reject(new EngineFailedError('el motor se cerró'));
+        return;
+      }
       const index = this.slots.indexOf(slot);
-      if (this.closed || index < 0) return;
+      if (index < 0) return;
       this.options.onEvent?.('worker-exit', code);
-      task?.reject(new EngineFailedError('el motor falló al procesar esta solicitud; se reinició'));
+      task?.reject(RESTARTED());
       if (!this.failure) {
         this.slots[index] = this.spawn();
       }
@@ -170,12 +210,15 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (!slot.ready || slot.task || this.queue.length === 0) continue;
+      if (!slot.ready || slot.retiring || slot.task || this.queue.length === 0) continue;
       const task = this.queue.shift()!;
       slot.task = task;
       slot.timer = setTimeout(() => {
         this.options.onEvent?.('worker-timeout');
-        void slot.worker.terminate(); // the exit handler rejects the task and replaces the worker
+        // Answered now; the worker is replaced once it has ended (the exit handler).
+        this.finish(slot);
+        task.reject(RESTARTED());
+        void this.retire(slot);
       }, this.options.taskTimeoutMs);
       slot.worker.postMessage(task.request, task.transfer);
     }

@@ -1,11 +1,13 @@
 // Entry of the document-engine worker thread: card localisation, PDF417 and MRZ off the event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ImageDecodeError } from '../../../imaging/decode-image.js';
+import { exitWhenAsked } from '../../worker-exit.js';
 import { CardSideReader } from '../read-card-side.js';
 import type { DocumentRequest, DocumentResponse, DocumentWorkerStatus } from './document-types.js';
 import { DOCUMENT_WARM_UP_RUNS, warmUpCards } from './warm-up-cards.js';
 
 const port = parentPort!;
+exitWhenAsked(port);
 const { modelsDir, warmUp } = workerData as { modelsDir: string; warmUp: boolean };
 
 try {

@@ -2,11 +2,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
 import { ImageDecodeError } from '../../../imaging/decode-image.js';
+import { exitWhenAsked } from '../../worker-exit.js';
 import type { NetworkRuntimeSetting } from '../native/descriptor-nets.js';
 import { FACE_MODEL_ID, FaceRuntime } from './face-runtime.js';
 import { FACE_WARM_UP_RUNS, warmUpFace } from './warm-up-face.js';
 
 const port = parentPort!;
+exitWhenAsked(port);
 const {
   modelsDir,
   warmUp: warm,

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compiledBeside, WorkerPool } from './worker-pool.js';
+
+// A worker whose task is one step it cannot be interrupted in (as a network's load or run is),
+// ended the way the engines' workers are (worker-exit.ts).
+const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-pool-'));
+const script = path.join(dir, 'busy-worker.mjs');
+writeFileSync(
+  script,
+  `import { parentPort } from 'node:worker_threads';
+import { exitWhenAsked } from ${JSON.stringify(pathToFileURL(compiledBeside(import.meta.url, 'worker-exit.js')).href)};
+exitWhenAsked(parentPort);
+parentPort.on('message', (m) => {
+  if (m.type !== 'busy') return;
+  const until = Date.now() + m.ms;
+  while (Date.now() < until);
+  parentPort.postMessage({ id: m.id, busyMs: m.ms });
+});
+parentPort.postMessage({ type: 'ready' });
+`,
+);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Req = { id: number; type: 'busy'; ms: number };
+type Res = { id: number; busyMs: number };
+
+function pool(taskTimeoutMs: number, events: string[]): WorkerPool<Req, Res> {
+  return new WorkerPool<Req, Res>({
+    script,
+    workerData: null,
+    size: 1,
+    maxQueue: 4,
+    taskTimeoutMs,
+    exitGraceMs: 1_000,
+    onEvent: (event) => events.push(event),
+  });
+}
+
+describe('WorkerPool ending its workers', () => {
+  it('answers a task past its time at once, lets the worker end itself after its step, and replaces it', async () => {
+    const events: string[] = [];
+    const p = pool(100, events);
+    await p.readyPromise;
+    const error = (await p.run({ type: 'busy', ms: 600 }).catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(/se reinició/);
+    // Answered while the worker was still in its step: it had not exited yet.
+    expect(events).toEqual(['worker-ready', 'worker-timeout']);
+    await expect(p.run({ type: 'busy', ms: 10 })).resolves.toMatchObject({ busyMs: 10 });
+    expect(events).toEqual(['worker-ready', 'worker-timeout', 'worker-exit', 'worker-ready']);
+    await p.close();
+  });
+
+  it('terminates a worker that does not end within the grace (stuck)', async () => {
+    const events: string[] = [];
+    const p = pool(100, events);
+    await p.readyPromise;
+    await expect(p.run({ type: 'busy', ms: 1e9 })).rejects.toThrow(/se reinició/);
+    await expect(p.run({ type: 'busy', ms: 10 })).resolves.toMatchObject({ busyMs: 10 });
+    expect(events).toEqual(['worker-ready', 'worker-timeout', 'worker-stuck', 'worker-exit', 'worker-ready']);
+    await p.close();
+  });
+
+  it('on close, lets the running step finish and answers it, refuses the waiting tasks, and the worker ends itself', async () => {
+    const events: string[] = [];
+    const p = pool(10_000, events);
+    await p.readyPromise;
+    const running = p.run({ type: 'busy', ms: 300 });
+    const waiting = p.run({ type: 'busy', ms: 10 }).catch((error: Error) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await p.close();
+    await expect(running).resolves.toMatchObject({ busyMs: 300 });
+    expect((await waiting) as Error).toMatchObject({ message: 'el motor se cerró' });
+    await expect(p.run({ type: 'busy', ms: 10 })).rejects.toThrow(/cerrado/);
+    expect(events).toEqual(['worker-ready']);
+  });
+});
