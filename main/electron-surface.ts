@@ -85,6 +85,7 @@ export interface ShellApp {
   quit(): void;
   exit(code?: number): void;
   on(event: 'second-instance' | 'window-all-closed', listener: () => void): unknown;
+  on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
   on(event: 'web-contents-created', listener: (event: unknown, contents: ShellWebContents) => void): unknown;
   on(
     event: 'certificate-error',

@@ -272,6 +272,29 @@ describe('desktop shell (Electron faked, real station)', () => {
     electron.app.emit('window-all-closed');
     await vi.waitFor(() => expect(electron.app.quitCalls).toBe(1));
   });
+
+  it('a quit from the menu or the system waits for the station to stop, then quits', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const shell = await runShell(electron, environment());
+    const quitting = (): { prevented: boolean; preventDefault(): void } => ({
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    });
+    const first = quitting();
+    electron.app.emit('before-quit', first);
+    expect(first.prevented).toBe(true);
+    // The windows close as part of the quit: one stop, not two.
+    electron.app.emit('window-all-closed');
+    await vi.waitFor(() => expect(electron.app.quitCalls).toBe(1));
+    const send = makeClient(shell!.station.url, readFileSync(path.join(dataDirOf(electron), 'tls', 'station-cert.pem'), 'utf8'));
+    await expect(send('/')).rejects.toThrow(/ECONNREFUSED/);
+    const again = quitting();
+    electron.app.emit('before-quit', again);
+    expect(again.prevented).toBe(false);
+    expect(electron.app.quitCalls).toBe(1);
+  });
 });
 
 function dataDirOf(electron: FakeElectron): string {

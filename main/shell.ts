@@ -49,8 +49,24 @@ export async function runShell(electron: ShellElectron, environment: ShellEnviro
     if (window?.isMinimized()) window.restore();
     window?.focus();
   });
-  app.on('window-all-closed', () => {
-    void (station?.close() ?? Promise.resolve()).finally(() => app.quit());
+  // Every way out stops the station first (its snapshot saved, its engines' workers ended): closing
+  // the window, and a quit from the menu or the system (Ctrl+Q, logging out), which Electron would
+  // otherwise carry through without waiting for the close, so the next start would replay the journal.
+  let stopped = false;
+  let stopping: Promise<void> | null = null;
+  const stopThenQuit = (): void => {
+    stopping ??= (station?.close() ?? Promise.resolve())
+      .catch((error: unknown) => environment.stderr(`Enrolla no cerró la estación limpiamente: ${(error as Error).message}\n`))
+      .finally(() => {
+        stopped = true;
+        app.quit();
+      });
+  };
+  app.on('window-all-closed', stopThenQuit);
+  app.on('before-quit', (event) => {
+    if (stopped || station === null) return;
+    event.preventDefault();
+    stopThenQuit();
   });
   // Trust exactly the station's own self-signed certificate, nothing else.
   app.on('certificate-error', (event, _contents, url, _error, certificate, callback) => {
