@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DocumentEngine } from './document/document-engine.js';
+import { FaceEngine } from './face/face-engine.js';
 import { compiledBeside, WorkerPool } from './worker-pool.js';
 
 // A worker whose task is one step it cannot be interrupted in (as a network's load or run is),
@@ -77,4 +79,21 @@ describe('WorkerPool ending its workers', () => {
     await expect(p.run({ type: 'busy', ms: 10 })).rejects.toThrow(/cerrado/);
     expect(events).toEqual(['worker-ready']);
   });
+});
+
+describe("the engines' workers", () => {
+  it('report models that fail to load, then end instead of idling', async () => {
+    const empty = mkdtempSync(path.join(dir, 'no-models-'));
+    for (const start of [
+      (onEvent: (e: string) => void) => FaceEngine.start({ modelsDir: empty, workers: 1, warmUp: false, onEvent }),
+      (onEvent: (e: string) => void) => DocumentEngine.start({ modelsDir: empty, warmUp: false, onEvent }),
+    ]) {
+      const events: string[] = [];
+      const engine = start((e) => events.push(e));
+      await expect(engine.ready()).rejects.toThrow(/no pudo cargar sus modelos/);
+      expect(engine.state).toBe('unavailable');
+      await vi.waitFor(() => expect(events).toContain('worker-exit'));
+      await engine.close();
+    }
+  }, 60_000);
 });

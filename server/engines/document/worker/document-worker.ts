@@ -33,4 +33,5 @@ try {
   port.postMessage({ type: 'ready', warmUp: warmedUp } satisfies DocumentWorkerStatus);
 } catch (error) {
   port.postMessage({ type: 'failed', error: (error as Error).message } satisfies DocumentWorkerStatus);
+  process.exit(0); // the exit request's listener would keep a thread with nothing to do alive
 }

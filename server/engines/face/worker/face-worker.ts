@@ -47,4 +47,5 @@ try {
   } satisfies WorkerStatus);
 } catch (error) {
   port.postMessage({ type: 'failed', error: (error as Error).message } satisfies WorkerStatus);
+  process.exit(0); // the exit request's listener would keep a thread with nothing to do alive
 }
