@@ -82,15 +82,20 @@ describe('WorkerPool ending its workers', () => {
 });
 
 describe("the engines' workers", () => {
-  it('report models that fail to load, then end instead of idling', async () => {
+  it('name a missing model file and what to run, then end instead of idling', async () => {
     const empty = mkdtempSync(path.join(dir, 'no-models-'));
-    for (const start of [
-      (onEvent: (e: string) => void) => FaceEngine.start({ modelsDir: empty, workers: 1, warmUp: false, onEvent }),
-      (onEvent: (e: string) => void) => DocumentEngine.start({ modelsDir: empty, warmUp: false, onEvent }),
-    ]) {
+    for (const [start, missing] of [
+      [
+        (onEvent: (e: string) => void) => FaceEngine.start({ modelsDir: empty, workers: 1, warmUp: false, onEvent }),
+        'tfjs-wasm/tfjs-backend-wasm-simd.wasm',
+      ],
+      [(onEvent: (e: string) => void) => DocumentEngine.start({ modelsDir: empty, warmUp: false, onEvent }), 'tesseract/'],
+    ] as const) {
       const events: string[] = [];
       const engine = start((e) => events.push(e));
-      await expect(engine.ready()).rejects.toThrow(/no pudo cargar sus modelos/);
+      // The file named, and what to run.
+      await expect(engine.ready()).rejects.toThrow(`no pudo cargar sus modelos: falta el archivo de modelo ${empty}/${missing}`);
+      await expect(engine.ready()).rejects.toThrow('(ejecute: node scripts/install-models.js)');
       expect(engine.state).toBe('unavailable');
       await vi.waitFor(() => expect(events).toContain('worker-exit'));
       await engine.close();

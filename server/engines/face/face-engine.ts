@@ -1,7 +1,5 @@
 import { cpus } from 'node:os';
-import path from 'node:path';
 import type { TemplateFrame } from '../../../common/uitemplate/index.js';
-import { packageRoot } from '../../version.js';
 import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
 import { FACE_MODEL_ID } from './face-model.js';
 import { onnxRuntime } from '../onnx/onnx-session.js';
@@ -30,9 +28,7 @@ export interface FaceEngineOptions {
   onEvent?: (event: string, detail?: unknown) => void;
 }
 
-export function defaultModelsDir(): string {
-  return path.join(packageRoot(), 'models');
-}
+export { defaultModelsDir } from '../models-dir.js';
 
 /**
  * The face engine as the HTTP layer sees it: frames in, analyses out, on a pool of worker

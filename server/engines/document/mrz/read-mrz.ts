@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { PSM, type Worker } from 'tesseract.js';
-import { defaultModelsDir } from '../models-dir.js';
+import { defaultModelsDir } from '../../models-dir.js';
 import { RecyclingPool } from '../ocr/recycling-pool.js';
 import { createLocalWorker } from '../ocr/tesseract-worker.js';
 import { estimateSkew } from '../skew.js';

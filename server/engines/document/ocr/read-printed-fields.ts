@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { PSM, type Worker } from 'tesseract.js';
-import { defaultModelsDir } from '../models-dir.js';
+import { defaultModelsDir } from '../../models-dir.js';
 import type { FieldBox } from '../layout/dni-layout.js';
 import { RecyclingPool } from './recycling-pool.js';
 import { createLocalWorker } from './tesseract-worker.js';

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ModelFileMissingError } from '../models-dir.js';
+import { ModelFileMissingError } from '../../models-dir.js';
 import { checkTraineddata, createLocalWorker, OcrWorkerStartError } from './tesseract-worker.js';
-import { defaultModelsDir } from '../models-dir.js';
+import { defaultModelsDir } from '../../models-dir.js';
 
 describe('createLocalWorker', () => {
   it('refuses at once when the language file is missing (tesseract.js would try a CDN, then hang)', async () => {

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { modelFile } from '../models-dir.js';
+import { modelFile } from '../../models-dir.js';
 
 export class OcrWorkerStartError extends Error {
   override name = 'OcrWorkerStartError';

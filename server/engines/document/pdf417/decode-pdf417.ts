@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
-import { defaultModelsDir } from '../models-dir.js';
+import { defaultModelsDir } from '../../models-dir.js';
 import { estimateSkew } from '../skew.js';
 import { decodePayloadBytes } from './payload-text.js';
 import { readPdf417Js } from './zxing-js-reader.js';

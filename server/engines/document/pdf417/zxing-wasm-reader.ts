@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { prepareZXingModule, readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
-import { modelFile } from '../models-dir.js';
+import { modelFile } from '../../models-dir.js';
 
 /**
  * zxing-wasm (zxing-cpp) PDF417 reader, instantiated from the local .wasm: by default the module

@@ -38,7 +38,8 @@ import {
   type NetworkRuntimeSetting,
 } from '../native/descriptor-nets.js';
 import { faceApiNetsOnNative } from '../native/faceapi-nets.js';
-import { humanGraphsOnNative } from '../native/human-graphs.js';
+import { humanGraphsOnNative, NATIVE_HUMAN_GRAPHS } from '../native/human-graphs.js';
+import { modelFile } from '../../models-dir.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, mirrored } from '../tflite/expo-models.js';
 import { meanDirection } from '../../../matching/similarity.js';
 import { ReusedInt32 } from './reused-int32.js';
@@ -79,6 +80,9 @@ export class FaceRuntime {
   ) {}
 
   static async load(modelsDir: string, networkRuntime: NetworkRuntimeSetting = 'auto'): Promise<FaceRuntime> {
+    // Checked first: without them tfjs and Human only say that no backend or model could load.
+    for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) modelFile(modelsDir, 'tfjs-wasm', file);
+    for (const graph of NATIVE_HUMAN_GRAPHS) modelFile(modelsDir, 'human', `${graph}.json`);
     installFileModelRouter();
     const { Human } = loadHumanModule();
     const human = new Human({

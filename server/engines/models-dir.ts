@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../../version.js';
+import { packageRoot } from '../version.js';
 
 /** The folder `scripts/install-models.js` fills; callers (station, tests) may pass their own. */
 export function defaultModelsDir(): string {
