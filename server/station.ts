@@ -68,7 +68,14 @@ export async function startStation(config: StationConfig, options: StationOption
   const logger = options.logger ?? createLogger(config.logLevel);
   recoverPendingRotation(config.dataDir);
   const dataKey = options.dataKey ?? loadOrCreateDataKey(config.dataDir);
-  const store = openSqliteStore(config.dataDir, dataKey);
+  const store = openSqliteStore(config.dataDir, dataKey, {
+    // One damaged sample must not keep the station from starting: it is left out of 1:N and named here.
+    onUnreadableSample: ({ idPersona, reason }) =>
+      logger.error(
+        { idPersona, reason },
+        'muestra ilegible: queda fuera de la búsqueda 1:N; vuelva a enrolar a la persona (reemplazando sus muestras) o elimínela',
+      ),
+  });
   const engines: (FaceEngine | DocumentEngine | null)[] = [];
   const closables: (() => Promise<void>)[] = [];
   try {

@@ -30,7 +30,8 @@ export interface Gallery {
    * Adds samples to a person (creating it), atomically with respect to every other enrollment of
    * the gallery, on any station. `screen` decides whether to go on (a non-null answer aborts with
    * nothing stored); its last call runs inside the write lock, once every enrollment committed
-   * anywhere is known, and sees the person's stored samples.
+   * anywhere is known, and sees the person's stored samples: none when `replace` (they are not
+   * compared with, and one that no longer opens must not block its own replacement).
    */
   enroll<R>(
     idPersona: string,

@@ -26,7 +26,7 @@ export function sqliteGallery(store: StationStore): Gallery {
     enroll: <R>(idPersona: string, samples: Parameters<Gallery['enroll']>[1], options: Parameters<Gallery['enroll']>[2]) =>
       writes.run(async (): Promise<EnrollOutcome<R>> => {
         const rejection = options.screen
-          ? await options.screen({ existing: store.listSamples(idPersona), candidates: 'index' })
+          ? await options.screen({ existing: options.replace ? [] : store.listSamples(idPersona), candidates: 'index' })
           : null;
         if (rejection !== null) return { stored: false, rejection: rejection as R };
         const result = store.enrollPerson(idPersona, samples, { replace: options.replace });

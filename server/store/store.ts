@@ -90,6 +90,16 @@ export interface StationStore {
 export type StreamVisitor = (ids: string[], embeddings: Float32Array[], coded?: unknown) => void;
 
 /**
+ * A stored sample that does not open (its sealed value damaged on disk, or altered): the search
+ * index is built without it, and the station reports it, rather than refusing to start over one
+ * sample. The person's own operations still refuse it with a clear error (verify, a re-read).
+ */
+export interface UnreadableSample {
+  idPersona: string;
+  reason: string;
+}
+
+/**
  * Work the caller hands to the threads that open a stream's batches: the module at `url` exports
  * `openedBatchSink(data)`, which returns a function of each opened batch (its persons, its floats
  * one after the other, where each embedding ends) giving what to send back instead of the floats

@@ -171,7 +171,7 @@ class PostgresGallery implements SharedGallery {
     // First the whole index, without the lock (the slow part at a large gallery; may refuse early)...
     const mark = this.feed?.lastSeq ?? 0;
     if (screen) {
-      const rejection = await screen({ existing: await this.listSamples(idPersona), candidates: 'index' });
+      const rejection = await screen({ existing: options.replace ? [] : await this.listSamples(idPersona), candidates: 'index' });
       if (rejection !== null) return { stored: false, rejection };
     }
     const outcome = await this.write(async (client) => {
@@ -179,11 +179,11 @@ class PostgresGallery implements SharedGallery {
         // ...then, holding the lock that serializes every write of the fleet, only the persons
         // changed since: with them the index has every committed enrollment, wherever made.
         await this.feed?.catchUp();
-        const existing = await client.query<SampleRow>('SELECT * FROM face_samples WHERE id_persona = $1 ORDER BY id', [
-          idPersona,
-        ]);
+        const existing = options.replace
+          ? []
+          : (await client.query<SampleRow>('SELECT * FROM face_samples WHERE id_persona = $1 ORDER BY id', [idPersona])).rows;
         const rejection = await screen({
-          existing: existing.rows.map((r) => this.sampleOf(r)),
+          existing: existing.map((r) => this.sampleOf(r)),
           candidates: this.feed?.changedSince(mark) ?? 'index',
         });
         if (rejection !== null) return { stored: false as const, rejection };

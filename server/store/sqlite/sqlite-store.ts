@@ -15,6 +15,7 @@ import {
   type StationStore,
   type StreamVisitor,
   type TokenRecord,
+  type UnreadableSample,
 } from '../store.js';
 import { BLOCK_IDS, sealBlock } from './embedding-blocks.js';
 import { MIGRATIONS } from './migrations.js';
@@ -26,7 +27,15 @@ export const DATABASE_FILE = 'enrolla.db';
  * Opens (creating and migrating as needed) the station database in `dataDir`. Embeddings and
  * face images are sealed with `dataKey` (AES-256-GCM): a copy of the file alone reveals neither.
  */
-export function openSqliteStore(dataDir: string, dataKey: Buffer): StationStore {
+export interface SqliteStoreOptions {
+  /**
+   * Where the bulk reads of the search index (a rebuild, a crash's catch-up) report a sample that
+   * does not open, which they then leave out. Without it they fail on it, as every other read does.
+   */
+  onUnreadableSample?: (sample: UnreadableSample) => void;
+}
+
+export function openSqliteStore(dataDir: string, dataKey: Buffer, options: SqliteStoreOptions = {}): StationStore {
   const readOnly = isReadOnlyDir(dataDir);
   if (!readOnly) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, DATABASE_FILE);
@@ -48,7 +57,7 @@ export function openSqliteStore(dataDir: string, dataKey: Buffer): StationStore 
     migrate(db);
     checkKey(db, dataKey);
     sealPlaintextSamples(db, dataKey);
-    return new SqliteStore(db, dataKey, readOnly);
+    return new SqliteStore(db, dataKey, readOnly, options.onUnreadableSample ?? null);
   });
 }
 
@@ -166,6 +175,7 @@ class SqliteStore implements StationStore {
     private readonly db: Database.Database,
     private key: Buffer,
     private readonly readOnly: boolean,
+    private readonly onUnreadable: ((sample: UnreadableSample) => void) | null,
   ) {
     this.q = {
       personById: db.prepare<[string], PersonRow>(`SELECT ${PERSON_COLUMNS} FROM persons p WHERE p.id_persona = ?`),
@@ -330,7 +340,7 @@ class SqliteStore implements StationStore {
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {
     const batch: EmbeddingRow[] = [];
     const visitBatch = () => {
-      this.openEmbeddings(batch).forEach((e, i) => visit(batch[i]!.id_persona, e));
+      this.openReadable(batch).forEach((e, i) => e && visit(batch[i]!.id_persona, e));
       batch.length = 0;
     };
     for (const row of this.q.embeddingsOf.iterate(modelId)) {
@@ -349,7 +359,8 @@ class SqliteStore implements StationStore {
       const chunk = ids.slice(at, at + BATCH);
       const rows = this.q.embeddingsOfPersons.all(modelId, JSON.stringify(chunk));
       const byPerson = new Map<string, Float32Array[]>();
-      this.openEmbeddings(rows).forEach((e, i) => {
+      this.openReadable(rows).forEach((e, i) => {
+        if (!e) return;
         const id = rows[i]!.id_persona;
         const list = byPerson.get(id);
         if (list) list.push(e);
@@ -370,6 +381,28 @@ class SqliteStore implements StationStore {
     return plain.map(blobToFloats);
   }
 
+  /**
+   * openEmbeddings for the search index's bulk reads: with a reporter, a sample that does not
+   * open is reported and comes back null (SqliteStoreOptions.onUnreadableSample).
+   */
+  private openReadable(rows: readonly EmbeddingRow[]): (Float32Array | null)[] {
+    if (!this.onUnreadable) return this.openEmbeddings(rows);
+    try {
+      return this.openEmbeddings(rows);
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+    }
+    return rows.map((r) => {
+      try {
+        return blobToFloats(this.unseal(r.embedding, r.id_persona, 'embedding'));
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        this.onUnreadable!({ idPersona: r.id_persona, reason: error.message });
+        return null;
+      }
+    });
+  }
+
   streamEmbeddings(
     modelId: string,
     visit: StreamVisitor,
@@ -381,7 +414,11 @@ class SqliteStore implements StationStore {
     const ranges = this.db.memory ? undefined : { file: this.db.name, modelId, maxId, ...(leading ? { leading } : {}) };
     // Ids only grow: the last one bounds the samples without counting them.
     const page = (after: number, limit: number) => this.q.embeddingPage.all(modelId, after, limit);
-    return streamUnsealed(this.key, page, visit, { ranges, sink: sink?.(maxId) ?? null });
+    return streamUnsealed(this.key, page, visit, {
+      ranges,
+      sink: sink?.(maxId) ?? null,
+      ...(this.onUnreadable ? { onUnreadable: this.onUnreadable } : {}),
+    });
   }
 
   sealEmbeddingBlocks(modelId: string, atMost: number, leading?: number): { sealed: number; missing: number } {
@@ -420,7 +457,7 @@ class SqliteStore implements StationStore {
     visit: (idPersona: string, embeddings: Float32Array[]) => void,
   ): Promise<boolean> {
     if (this.db.memory) return Promise.resolve(false);
-    return streamPersonsUnsealed(this.key, { file: this.db.name, modelId }, ids, visit);
+    return streamPersonsUnsealed(this.key, { file: this.db.name, modelId }, ids, visit, this.onUnreadable);
   }
 
   countPersons(): number {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openSqliteStore } from './sqlite-store.js';
-import { type SealedEmbeddingRow, streamUnsealed } from './stream-embeddings.js';
+import { BATCH, type SealedEmbeddingRow, streamUnsealed } from './stream-embeddings.js';
 
 const key = randomBytes(32);
 
@@ -46,5 +46,71 @@ describe('streamUnsealed', () => {
     expect(await run(path.join(dir, 'missing.sqlite'))).toEqual(expected);
     expect(pages).toBeGreaterThan(0);
     db.close();
+  });
+});
+
+describe('a sample that does not open', () => {
+  it('is left out and reported by every bulk read when the store has a reporter, and fails them without one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-unreadable-'));
+    const fill = openSqliteStore(dir, key);
+    // Two full batches and some: the damaged samples sit in different batches, one of them alone.
+    const persons = Array.from({ length: 2 * BATCH + 300 }, (_, p) => `p${p}`);
+    for (const [p, id] of persons.entries()) {
+      const embedding = Float32Array.from({ length: 4 }, (_, i) => p + i / 10);
+      fill.enrollPerson(id, [{ modelId: 'm@1', embedding, quality: 60, thumbnail: null }], { replace: false });
+    }
+    fill.close();
+    const damaged = ['p7', 'p2100', 'p4390'];
+    const db = new Database(path.join(dir, DATABASE_FILE));
+    for (const id of damaged) {
+      const row = db.prepare<[string], { embedding: Buffer }>('SELECT embedding FROM face_samples WHERE id_persona = ?').get(id)!;
+      const bytes = Buffer.from(row.embedding);
+      bytes[bytes.length - 1]! ^= 1;
+      db.prepare('UPDATE face_samples SET embedding = ? WHERE id_persona = ?').run(bytes, id);
+    }
+    db.close();
+    const readable = persons.filter((id) => !damaged.includes(id));
+
+    const reported: string[] = [];
+    const store = openSqliteStore(dir, key, {
+      onUnreadableSample: ({ idPersona, reason }) => {
+        expect(reason).toMatch(new RegExp(`^Muestra de ${idPersona} ilegible: `));
+        reported.push(idPersona);
+      },
+    });
+    const reads: Record<string, () => Promise<string[]>> = {
+      forEachEmbedding: async () => {
+        const seen: string[] = [];
+        store.forEachEmbedding('m@1', (id) => seen.push(id));
+        return seen;
+      },
+      streamEmbeddings: async () => {
+        const seen: string[] = [];
+        await store.streamEmbeddings!('m@1', (ids) => seen.push(...ids));
+        return seen;
+      },
+      embeddingsOfPersons: async () => {
+        const seen: string[] = [];
+        store.embeddingsOfPersons!(persons, 'm@1', (id, list) => list.length > 0 && seen.push(id));
+        return seen;
+      },
+      streamPersonsEmbeddings: async () => {
+        const seen: string[] = [];
+        expect(await store.streamPersonsEmbeddings!(persons, 'm@1', (id, list) => list.length > 0 && seen.push(id))).toBe(true);
+        return seen;
+      },
+    };
+    for (const [name, read] of Object.entries(reads)) {
+      reported.length = 0;
+      expect({ name, seen: (await read()).sort() }).toEqual({ name, seen: [...readable].sort() });
+      expect({ name, reported: reported.sort() }).toEqual({ name, reported: [...damaged].sort() });
+    }
+    store.close();
+
+    // Without a reporter (key rotation, the CLI) nothing is left out silently.
+    const strict = openSqliteStore(dir, key);
+    expect(() => strict.forEachEmbedding('m@1', () => undefined)).toThrow(/Muestra de p7 ilegible/);
+    await expect(strict.streamEmbeddings!('m@1', () => undefined)).rejects.toThrow(/Muestra de p7 ilegible/);
+    strict.close();
   });
 });

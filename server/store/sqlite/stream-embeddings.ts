@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../../engines/worker-pool.js';
-import { type BatchSink, StoreError, type StreamVisitor } from '../store.js';
+import { type BatchSink, StoreError, type StreamVisitor, type UnreadableSample } from '../store.js';
 import { BLOCK_IDS } from './embedding-blocks.js';
 import type { UnsealReady, UnsealRequest, UnsealResponse, UnsealWorkerData } from './worker/unseal-worker.js';
 
@@ -40,9 +40,10 @@ class Unsealer {
   /** Whether it opened the database file (false: it only opens what it is sent). */
   readonly reads: Promise<boolean>;
 
-  constructor(key: Buffer, ranges: SampleRanges | undefined, sink: BatchSink | null) {
+  constructor(key: Buffer, ranges: SampleRanges | undefined, sink: BatchSink | null, skipUnreadable: boolean) {
     const workerData: UnsealWorkerData = {
       key: new Uint8Array(key),
+      ...(skipUnreadable ? { skipUnreadable } : {}),
       ...(ranges
         ? { source: { file: ranges.file, modelId: ranges.modelId, ...(ranges.leading ? { leading: ranges.leading } : {}) } }
         : {}),
@@ -96,7 +97,7 @@ export async function streamUnsealed(
   key: Buffer,
   page: (after: number, limit: number) => SealedEmbeddingRow[],
   visit: StreamVisitor,
-  options: { threads?: number; ranges?: SampleRanges; sink?: BatchSink | null } = {},
+  options: StreamOptions = {},
 ): Promise<void> {
   await streamBatches(
     key,
@@ -126,6 +127,14 @@ export async function streamUnsealed(
   );
 }
 
+interface StreamOptions {
+  threads?: number;
+  ranges?: SampleRanges;
+  sink?: BatchSink | null;
+  /** Where a sample that does not open is reported, and left out; without it the stream fails on it. */
+  onUnreadable?: (sample: UnreadableSample) => void;
+}
+
 /**
  * The samples of `persons` (each of them once, with none for a person without samples), read
  * and opened on the workers `BATCH` persons at a time while the caller's `visit` takes the batch
@@ -136,6 +145,7 @@ export async function streamPersonsUnsealed(
   source: Pick<SampleRanges, 'file' | 'modelId'>,
   persons: readonly string[],
   visit: (idPersona: string, embeddings: Float32Array[]) => void,
+  onUnreadable: ((sample: UnreadableSample) => void) | null = null,
 ): Promise<boolean> {
   let read = false;
   const chunks: string[][] = [];
@@ -152,7 +162,7 @@ export async function streamPersonsUnsealed(
   // maxId bounds range reads only: these read by person.
   await streamBatches(
     key,
-    { ranges: { ...source, maxId: 0 } },
+    { ranges: { ...source, maxId: 0 }, ...(onUnreadable ? { onUnreadable } : {}) },
     async (readers, dealt) => {
       if (!readers) return;
       read = true;
@@ -174,7 +184,7 @@ export async function streamPersonsUnsealed(
  */
 async function streamBatches(
   key: Buffer,
-  options: { threads?: number; ranges?: SampleRanges; sink?: BatchSink | null },
+  options: StreamOptions,
   deal: (
     readers: boolean,
     dealt: (turn: number, request: UnsealRequest, transfer?: ArrayBuffer[]) => Promise<void>,
@@ -182,11 +192,16 @@ async function streamBatches(
   visit: StreamVisitor,
 ): Promise<void> {
   const sink = options.sink ?? null;
-  const unsealers = Array.from({ length: Math.max(1, options.threads ?? 2) }, () => new Unsealer(key, options.ranges, sink));
+  const onUnreadable = options.onUnreadable ?? null;
+  const unsealers = Array.from(
+    { length: Math.max(1, options.threads ?? 2) },
+    () => new Unsealer(key, options.ranges, sink, onUnreadable !== null),
+  );
   const inFlight: Promise<UnsealResponse>[] = [];
   const codeOldest = async () => {
     const answer = await inFlight.shift()!;
     if (!answer.ok) throw new StoreError(`Muestra de ${answer.idPersona || '?'} ilegible: ${answer.error}.`, 'unavailable');
+    for (const sample of answer.unreadable ?? []) onUnreadable!(sample);
     if ('coded' in answer) return visit(answer.ids, [], answer.coded);
     const { ids, floats, ends } = answer;
     visit(

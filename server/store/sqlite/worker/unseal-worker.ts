@@ -6,8 +6,8 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sampleAad } from '../../../crypto/sample-sealing.js';
 import { openAll, OpenAllScratch } from '../../../crypto/open-all.js';
-import { open } from '../../../crypto/sealed.js';
-import type { BatchSink, OpenedBatchSink } from '../../store.js';
+import { open, SealError } from '../../../crypto/sealed.js';
+import type { BatchSink, OpenedBatchSink, UnreadableSample } from '../../store.js';
 import { BLOCK_IDS, openBlock } from '../embedding-blocks.js';
 
 export interface UnsealWorkerData {
@@ -19,6 +19,8 @@ export interface UnsealWorkerData {
   source?: { file: string; modelId: string; leading?: number };
   /** The caller's work on each opened batch (StationStore.streamEmbeddings). */
   sink?: BatchSink;
+  /** Leave out a sample that does not open, and name it in the answer, instead of failing the batch. */
+  skipUnreadable?: boolean;
 }
 
 /** Set once at start: whether this worker could open the database file (else only `open` requests). */
@@ -45,12 +47,15 @@ export type UnsealRequest =
  * their persons, or the person whose sample would not open.
  */
 export type UnsealResponse =
-  | { ok: true; ids: string[]; floats: Float32Array; ends: Int32Array }
-  | { ok: true; ids: string[]; coded: unknown }
+  | ({ ok: true; ids: string[]; floats: Float32Array; ends: Int32Array } & Skipped)
+  | ({ ok: true; ids: string[]; coded: unknown } & Skipped)
   | { ok: false; idPersona: string; error: string };
 
+/** The samples left out of a batch (UnsealWorkerData.skipUnreadable). */
+type Skipped = { unreadable?: UnreadableSample[] };
+
 const port = parentPort!;
-const { key, source, sink: sinkSpec } = workerData as UnsealWorkerData;
+const { key, source, sink: sinkSpec, skipUnreadable } = workerData as UnsealWorkerData;
 const keyBuffer = Buffer.from(key);
 let sink: OpenedBatchSink | null = null;
 try {
@@ -102,10 +107,20 @@ function scratch(count: number): Float32Array<ArrayBuffer> {
 }
 
 /** Hands a batch's opened floats to the sink, or back to the caller (transferred). */
-function deliver(ids: string[], floats: Float32Array<ArrayBuffer>, floatEnds: Int32Array<ArrayBuffer>): void {
+function deliver(
+  ids: string[],
+  floats: Float32Array<ArrayBuffer>,
+  floatEnds: Int32Array<ArrayBuffer>,
+  unreadable: UnreadableSample[] = [],
+): void {
+  const skipped = unreadable.length > 0 ? { unreadable } : {};
   const sunk = sink?.(ids, floats, floatEnds);
-  if (sunk) port.postMessage({ ok: true, ids, coded: sunk.coded } satisfies UnsealResponse, sunk.transfer);
-  else port.postMessage({ ok: true, ids, floats, ends: floatEnds } satisfies UnsealResponse, [floats.buffer, floatEnds.buffer]);
+  if (sunk) port.postMessage({ ok: true, ids, coded: sunk.coded, ...skipped } satisfies UnsealResponse, sunk.transfer);
+  else
+    port.postMessage({ ok: true, ids, floats, ends: floatEnds, ...skipped } satisfies UnsealResponse, [
+      floats.buffer,
+      floatEnds.buffer,
+    ]);
 }
 
 /**
@@ -129,8 +144,10 @@ function fromBlock(lo: number, hi: number): boolean {
   return true;
 }
 
-function unseal(ids: string[], sealedOf: (i: number) => Uint8Array): void {
+function unseal(allIds: string[], sealedOf: (i: number) => Uint8Array): void {
   let i = 0;
+  let ids = allIds;
+  const unreadable: UnreadableSample[] = [];
   try {
     const sealed = ids.map((_, k) => sealedOf(k));
     const aads = ids.map((id) => sampleAad(id, 'embedding'));
@@ -138,7 +155,17 @@ function unseal(ids: string[], sealedOf: (i: number) => Uint8Array): void {
     let plain = openAll(keyBuffer, sealed, aads, opening);
     if (!plain) {
       plain = [];
-      for (; i < ids.length; i++) plain.push(open(keyBuffer, sealed[i]!, aads[i]!));
+      const kept: string[] = [];
+      for (; i < ids.length; i++) {
+        try {
+          plain.push(open(keyBuffer, sealed[i]!, aads[i]!));
+          kept.push(ids[i]!);
+        } catch (error) {
+          if (!skipUnreadable || !(error instanceof SealError)) throw error;
+          unreadable.push({ idPersona: ids[i]!, reason: `Muestra de ${ids[i]} ilegible: ${error.message}.` });
+        }
+      }
+      ids = kept;
     }
     // A sink codes the floats here, and one buffer serves every batch; floats sent back are transferred.
     const count = plain.reduce((n, p) => n + p.byteLength, 0) / 4;
@@ -151,7 +178,7 @@ function unseal(ids: string[], sealedOf: (i: number) => Uint8Array): void {
       at += p.byteLength;
       floatEnds[k] = at / 4;
     });
-    deliver(ids, floats, floatEnds);
+    deliver(ids, floats, floatEnds, unreadable);
   } catch (error) {
     port.postMessage({ ok: false, idPersona: ids[i] ?? '', error: (error as Error).message } satisfies UnsealResponse);
   }
