@@ -340,7 +340,7 @@ class SqliteStore implements StationStore {
   forEachEmbedding(modelId: string, visit: (idPersona: string, embedding: Float32Array) => void): void {
     const batch: EmbeddingRow[] = [];
     const visitBatch = () => {
-      this.openReadable(batch).forEach((e, i) => e && visit(batch[i]!.id_persona, e));
+      this.openRows(batch, this.onUnreadable).forEach((e, i) => e && visit(batch[i]!.id_persona, e));
       batch.length = 0;
     };
     for (const row of this.q.embeddingsOf.iterate(modelId)) {
@@ -359,7 +359,7 @@ class SqliteStore implements StationStore {
       const chunk = ids.slice(at, at + BATCH);
       const rows = this.q.embeddingsOfPersons.all(modelId, JSON.stringify(chunk));
       const byPerson = new Map<string, Float32Array[]>();
-      this.openReadable(rows).forEach((e, i) => {
+      this.openRows(rows, this.onUnreadable).forEach((e, i) => {
         if (!e) return;
         const id = rows[i]!.id_persona;
         const list = byPerson.get(id);
@@ -372,32 +372,30 @@ class SqliteStore implements StationStore {
 
   /** Opened a batch at a time (open-all.ts); one by one when it does not hold, to name the bad sample. */
   private openEmbeddings(rows: readonly EmbeddingRow[]): Float32Array[] {
-    const plain =
-      openAll(
-        this.key,
-        rows.map((r) => r.embedding),
-        rows.map((r) => sampleAad(r.id_persona, 'embedding')),
-      ) ?? rows.map((r) => this.unseal(r.embedding, r.id_persona, 'embedding'));
-    return plain.map(blobToFloats);
+    return this.openRows(rows, null) as Float32Array[];
   }
 
   /**
-   * openEmbeddings for the search index's bulk reads: with a reporter, a sample that does not
-   * open is reported and comes back null (SqliteStoreOptions.onUnreadableSample).
+   * openEmbeddings, where `unreadable` (the search index's bulk reads, with a reporter: see
+   * SqliteStoreOptions) takes a sample that does not open instead of failing the batch: null
+   * comes back in its place.
    */
-  private openReadable(rows: readonly EmbeddingRow[]): (Float32Array | null)[] {
-    if (!this.onUnreadable) return this.openEmbeddings(rows);
-    try {
-      return this.openEmbeddings(rows);
-    } catch (error) {
-      if (!(error instanceof StoreError)) throw error;
-    }
+  private openRows(
+    rows: readonly EmbeddingRow[],
+    unreadable: ((sample: UnreadableSample) => void) | null,
+  ): (Float32Array | null)[] {
+    const plain = openAll(
+      this.key,
+      rows.map((r) => r.embedding),
+      rows.map((r) => sampleAad(r.id_persona, 'embedding')),
+    );
+    if (plain) return plain.map(blobToFloats);
     return rows.map((r) => {
       try {
         return blobToFloats(this.unseal(r.embedding, r.id_persona, 'embedding'));
       } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
-        this.onUnreadable!({ idPersona: r.id_persona, reason: error.message });
+        if (!unreadable || !(error instanceof StoreError)) throw error;
+        unreadable({ idPersona: r.id_persona, reason: error.message });
         return null;
       }
     });
