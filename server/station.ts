@@ -24,7 +24,7 @@ import { galleryOperations } from './operations/gallery-operations.js';
 import { openSearchIndex } from './search/open-search-index.js';
 import { searchIndexKey } from './search/row-cipher.js';
 import { sealBlocksInBackground } from './store/seal-blocks-in-background.js';
-import type { StationStore } from './store/store.js';
+import { type StationStore, UNREADABLE_SAMPLE_LOG } from './store/store.js';
 import { dataKeyFromEnv, loadOrCreateDataKey, PREVIOUS_DATA_KEY_ENV } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
@@ -70,11 +70,7 @@ export async function startStation(config: StationConfig, options: StationOption
   const dataKey = options.dataKey ?? loadOrCreateDataKey(config.dataDir);
   const store = openSqliteStore(config.dataDir, dataKey, {
     // One damaged sample must not keep the station from starting: it is left out of 1:N and named here.
-    onUnreadableSample: ({ idPersona, reason }) =>
-      logger.error(
-        { idPersona, reason },
-        'muestra ilegible: queda fuera de la búsqueda 1:N; vuelva a enrolar a la persona (reemplazando sus muestras) o elimínela',
-      ),
+    onUnreadableSample: ({ idPersona, reason }) => logger.error({ idPersona, reason }, UNREADABLE_SAMPLE_LOG),
   });
   const engines: (FaceEngine | DocumentEngine | null)[] = [];
   const closables: (() => Promise<void>)[] = [];

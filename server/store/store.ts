@@ -99,6 +99,10 @@ export interface UnreadableSample {
   reason: string;
 }
 
+/** The log line of an UnreadableSample: what it costs and what mends it. */
+export const UNREADABLE_SAMPLE_LOG =
+  'muestra ilegible: queda fuera de la búsqueda 1:N; vuelva a enrolar a la persona (reemplazando sus muestras) o elimínela';
+
 /**
  * Work the caller hands to the threads that open a stream's batches: the module at `url` exports
  * `openedBatchSink(data)`, which returns a function of each opened batch (its persons, its floats

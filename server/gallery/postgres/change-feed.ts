@@ -17,7 +17,8 @@ export interface FeedOptions {
   location: string;
   index: SearchIndex;
   modelId: string;
-  decode: (idPersona: string, sealed: Buffer) => Float32Array;
+  /** A sample's embedding; null for one that does not open (the decoder reports it), left out. */
+  decode: (idPersona: string, sealed: Buffer) => Float32Array | null;
   logger: Logger;
   /** Safety net besides LISTEN/NOTIFY: look for changes at least this often. */
   pollMs: number;
@@ -218,7 +219,10 @@ export class ChangeFeed {
 
   private async load(client: pg.Client): Promise<void> {
     const position = await this.readSnapshot(client, 'ORDER BY id', (rows) => {
-      for (const r of rows) this.index.add(r.id_persona, this.o.decode(r.id_persona, r.embedding));
+      for (const r of rows) {
+        const embedding = this.o.decode(r.id_persona, r.embedding);
+        if (embedding) this.index.add(r.id_persona, embedding);
+      }
     });
     this.restartAt(position);
   }
@@ -246,7 +250,8 @@ export class ChangeFeed {
     let person: string | null = null;
     let samples: Float32Array[] = [];
     const flush = () => {
-      if (person !== null) this.index.set(person, samples);
+      if (person !== null && samples.length > 0) this.index.set(person, samples);
+      else if (person !== null) this.index.remove(person);
       samples = [];
     };
     const position = await this.readSnapshot(client, 'ORDER BY id_persona, id', (rows) => {
@@ -256,7 +261,8 @@ export class ChangeFeed {
           person = r.id_persona;
           seen.add(person);
         }
-        samples.push(this.o.decode(r.id_persona, r.embedding));
+        const embedding = this.o.decode(r.id_persona, r.embedding);
+        if (embedding) samples.push(embedding);
       }
     });
     flush();
@@ -329,8 +335,10 @@ export class ChangeFeed {
       );
       const byPerson = new Map<string, Float32Array[]>();
       for (const r of samples.rows) {
+        const embedding = this.o.decode(r.id_persona, r.embedding);
+        if (!embedding) continue;
         const list = byPerson.get(r.id_persona) ?? [];
-        list.push(this.o.decode(r.id_persona, r.embedding));
+        list.push(embedding);
         byPerson.set(r.id_persona, list);
       }
       const lastRow = changes.rows.at(-1)!;

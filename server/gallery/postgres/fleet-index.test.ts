@@ -11,6 +11,7 @@ import { searchIndexKey } from '../../search/row-cipher.js';
 import { openFleetIndex } from './fleet-index.js';
 import { openPostgresGallery, type SharedGallery } from './postgres-gallery.js';
 import { pruneChanges } from './prune-changes.js';
+import { UNREADABLE_SAMPLE_LOG } from '../../store/store.js';
 
 // A fleet station restarted from its own index snapshot on a real PostgreSQL: it follows what
 // changed while it was down, and fills its index from the gallery whenever the snapshot cannot be
@@ -29,8 +30,14 @@ async function setup() {
   postgres.defer(async () => rmSync(dataDir, { recursive: true, force: true }));
   const enroll = (id: string, i: number) => enrollFace(id, face(i));
   /** One start of the station: its gallery and its index, from its data directory. */
-  const station = async (options: { url?: string; sealKey?: Buffer } = {}) => {
-    const gallery: SharedGallery = await openPostgresGallery({ url: options.url ?? url, dataKey: key, logger, station: 's' });
+  const station = async (options: { url?: string; sealKey?: Buffer; logLines?: string[] } = {}) => {
+    const log = options.logLines ? createLogger('warn', { write: (l: string) => void options.logLines!.push(l) }) : logger;
+    const gallery: SharedGallery = await openPostgresGallery({
+      url: options.url ?? url,
+      dataKey: key,
+      logger: log,
+      station: 's',
+    });
     const fleet = await openFleetIndex(gallery, dataDir, {
       dim: DIM,
       modelId: MODEL,
@@ -161,5 +168,21 @@ describe.skipIf(!postgresBinDir())('fleet station index snapshot (postgres)', ()
     postgres.defer(() => third.fleet.close());
     expect(third.fleet.source).toBe('snapshot');
     for (let i = 0; i < 40; i++) expect(third.fleet.index.search(face(i), 1)[0]).toMatchObject({ idPersona: `d${i}` });
+  });
+
+  it('fills the index without a sample that does not open, and names it in the log', async () => {
+    const f = await setup();
+    for (let i = 1; i <= 3; i++) await f.enroll(`u${i}`, i);
+    // A bit of u2's sealed embedding flips in the database.
+    await f.sql.query(
+      "UPDATE face_samples SET embedding = set_byte(embedding, 20, get_byte(embedding, 20) # 1) WHERE id_persona = 'u2'",
+    );
+    const logLines: string[] = [];
+    const s = await f.station({ logLines });
+    postgres.defer(() => s.fleet.close());
+    expect(s.fleet.source).toBe('gallery');
+    expect(s.ids()).toEqual(['u1', 'u3']);
+    const reported = logLines.map((l) => JSON.parse(l) as { idPersona?: string; msg: string }).filter((l) => l.idPersona);
+    expect(reported).toEqual([expect.objectContaining({ idPersona: 'u2', msg: UNREADABLE_SAMPLE_LOG })]);
   });
 });

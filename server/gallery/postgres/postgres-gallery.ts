@@ -5,7 +5,7 @@ import type { PersonSummary } from '../../../common/api/admin-schemas.js';
 import { seal, SealError } from '../../crypto/sealed.js';
 import type { Logger } from '../../log/logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
-import { StoreError, type NewSample, type SampleRecord } from '../../store/store.js';
+import { StoreError, type NewSample, type SampleRecord, UNREADABLE_SAMPLE_LOG } from '../../store/store.js';
 import type { EnrollOutcome, FeedPosition, Gallery, Screen } from '../gallery.js';
 import { ChangeFeed, CHANNEL } from './change-feed.js';
 import { FleetKeys } from './fleet-keys.js';
@@ -132,7 +132,7 @@ class PostgresGallery implements SharedGallery {
       location: this.location,
       index,
       modelId,
-      decode: (id, sealed) => blobToFloats(this.unseal(sealed, id, 'embedding')),
+      decode: (id, sealed) => this.embeddingForIndex(id, sealed),
       logger: this.o.logger,
       pollMs: this.o.pollMs ?? 5000,
       ...(this.o.onApplied ? { onApplied: this.o.onApplied } : {}),
@@ -356,6 +356,17 @@ class PostgresGallery implements SharedGallery {
       thumbnail: row.thumbnail ? new Uint8Array(this.unseal(row.thumbnail, row.id_persona, 'thumbnail')) : null,
       createdAt: row.created_at.toISOString(),
     };
+  }
+
+  /** As the SQLite store's bulk reads: a sample that does not open is left out of 1:N, and logged. */
+  private embeddingForIndex(idPersona: string, sealed: Buffer): Float32Array | null {
+    try {
+      return blobToFloats(this.unseal(sealed, idPersona, 'embedding'));
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      this.o.logger.error({ idPersona, reason: error.message }, UNREADABLE_SAMPLE_LOG);
+      return null;
+    }
   }
 
   private unseal(blob: Buffer, idPersona: string, field: 'embedding' | 'thumbnail'): Buffer {
