@@ -1,16 +1,14 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
-import { loadConfig } from '../../server/config/load.js';
 import { createLogger } from '../../server/log/logger.js';
 import { SEARCH_INDEX_DIR } from '../../server/search/open-search-index.js';
-import { startStation } from '../../server/station.js';
 import { DATABASE_FILE } from '../../server/store/sqlite/sqlite-store.js';
 import { expectEnvelope } from '../helpers/envelope.js';
-import { makeClient } from '../helpers/https-client.js';
+import { startTestStation } from '../helpers/station.js';
 import { faceTemplate } from '../helpers/templates.js';
 
 // A sample whose sealed value changed on disk (a bad sector, a bit flip, an edit) no longer opens.
@@ -20,28 +18,16 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-damaged-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function start(logLines: string[] = []) {
-  const config = loadConfig({
-    env: {},
-    overrides: {
-      dataDir,
-      port: 0,
-      logLevel: 'silent',
-      engines: { face: { enabled: true, workers: 1, maxQueue: 32 }, document: { enabled: false } },
-    },
-  });
-  const logger = createLogger('warn', { write: (line: string) => void logLines.push(line) });
-  const station = await startStation(config, { logger, consoleDir: null, waitForEngines: true });
-  const send = makeClient(station.url, readFileSync(path.join(dataDir, 'tls', 'station-cert.pem'), 'utf8'));
-  const token = station.tokens.create(`t${Date.now()}`, ['enroll', 'verify', 'identify']).token;
-  const post = (op: keyof typeof OPERATIONS, body: unknown) =>
-    send(OPERATIONS[op].path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
-    });
+  const t = await startTestStation(
+    { dataDir, engines: { face: { enabled: true, workers: 1, maxQueue: 32 }, document: { enabled: false } } },
+    { waitForEngines: true, logger: createLogger('warn', { write: (line: string) => void logLines.push(line) }) },
+  );
+  const token = t.token(['enroll', 'verify', 'identify'], `t${Date.now()}`);
+  const post = (op: keyof typeof OPERATIONS, body: unknown) => t.post(OPERATIONS[op].path, body, token);
   const ok = async (op: keyof typeof OPERATIONS, body: unknown) =>
     expectEnvelope(await post(op, body), 200).data as { status: string; candidates?: { idPersona: string }[] };
-  return { station, post, ok };
+  // Closed, not stopped: the data directory outlives each start.
+  return { station: t.station, post, ok };
 }
 
 describe('a stored sample damaged on disk', () => {
