@@ -22,11 +22,19 @@ describe('closing the engines', () => {
       child.on('exit', (code, signal) => resolve({ code, signal })),
     );
     expect({ ...exit, stderr: stderr.slice(-2000) }).toEqual({ code: 0, signal: null, stderr: '' });
-    const report = JSON.parse(stdout) as { loadMs: number; closeMs: number[]; settled: string; stuck: number };
+    const report = JSON.parse(stdout) as {
+      loadMs: number;
+      closeMs: number[];
+      duringLoad: number;
+      settled: string;
+      stuck: number;
+    };
     console.log(
-      `closing while starting: a worker loads in ${report.loadMs.toFixed(0)} ms; ${ROUNDS} closes took ` +
-        `${Math.min(...report.closeMs).toFixed(0)}-${Math.max(...report.closeMs).toFixed(0)} ms`,
+      `closing while starting: a worker loads in ${report.loadMs.toFixed(0)} ms; ${report.duringLoad} of ${ROUNDS} closes ` +
+        `came before it was ready; they took ${Math.min(...report.closeMs).toFixed(0)}-${Math.max(...report.closeMs).toFixed(0)} ms`,
     );
+    // The premise: most closes land inside a load (loose, for a machine whose speed swings).
+    expect(report.duringLoad).toBeGreaterThanOrEqual(ROUNDS / 4);
     // Every worker ended itself when asked: none had to be terminated.
     expect(report.stuck).toBe(0);
     expect(report.settled).toMatch(/^(answered|el motor se cerró)$/);
