@@ -99,6 +99,11 @@ export interface UnreadableSample {
   reason: string;
 }
 
+/** How a sample that does not open is named, in errors and in UnreadableSample.reason. */
+export function unreadableSampleMessage(idPersona: string, cause: string): string {
+  return `Muestra de ${idPersona || '?'} ilegible: ${cause}.`;
+}
+
 /** The log line of an UnreadableSample: what it costs and what mends it. */
 export const UNREADABLE_SAMPLE_LOG =
   'muestra ilegible: queda fuera de la búsqueda 1:N; vuelva a enrolar a la persona (reemplazando sus muestras) o elimínela';

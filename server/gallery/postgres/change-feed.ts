@@ -250,6 +250,7 @@ export class ChangeFeed {
     let person: string | null = null;
     let samples: Float32Array[] = [];
     const flush = () => {
+      // A person whose every sample failed to open is left out, as if without samples.
       if (person !== null && samples.length > 0) this.index.set(person, samples);
       else if (person !== null) this.index.remove(person);
       samples = [];

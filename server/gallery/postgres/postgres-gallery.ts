@@ -5,7 +5,13 @@ import type { PersonSummary } from '../../../common/api/admin-schemas.js';
 import { seal, SealError } from '../../crypto/sealed.js';
 import type { Logger } from '../../log/logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
-import { StoreError, type NewSample, type SampleRecord, UNREADABLE_SAMPLE_LOG } from '../../store/store.js';
+import {
+  StoreError,
+  type NewSample,
+  type SampleRecord,
+  UNREADABLE_SAMPLE_LOG,
+  unreadableSampleMessage,
+} from '../../store/store.js';
 import type { EnrollOutcome, FeedPosition, Gallery, Screen } from '../gallery.js';
 import { ChangeFeed, CHANNEL } from './change-feed.js';
 import { FleetKeys } from './fleet-keys.js';
@@ -373,7 +379,7 @@ class PostgresGallery implements SharedGallery {
     try {
       return this.keys.open(blob, sampleAad(idPersona, field));
     } catch (error) {
-      if (error instanceof SealError) throw new StoreError(`Muestra de ${idPersona} ilegible: ${error.message}.`, 'unavailable');
+      if (error instanceof SealError) throw new StoreError(unreadableSampleMessage(idPersona, error.message), 'unavailable');
       throw error;
     }
   }

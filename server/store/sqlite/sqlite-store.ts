@@ -16,6 +16,7 @@ import {
   type StreamVisitor,
   type TokenRecord,
   type UnreadableSample,
+  unreadableSampleMessage,
 } from '../store.js';
 import { BLOCK_IDS, sealBlock } from './embedding-blocks.js';
 import { MIGRATIONS } from './migrations.js';
@@ -546,7 +547,7 @@ class SqliteStore implements StationStore {
     try {
       return open(this.key, blob, sampleAad(idPersona, field));
     } catch (error) {
-      if (error instanceof SealError) throw new StoreError(`Muestra de ${idPersona} ilegible: ${error.message}.`, 'unavailable');
+      if (error instanceof SealError) throw new StoreError(unreadableSampleMessage(idPersona, error.message), 'unavailable');
       throw error;
     }
   }

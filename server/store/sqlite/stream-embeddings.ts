@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../../engines/worker-pool.js';
-import { type BatchSink, StoreError, type StreamVisitor, type UnreadableSample } from '../store.js';
+import { type BatchSink, StoreError, type StreamVisitor, type UnreadableSample, unreadableSampleMessage } from '../store.js';
 import { BLOCK_IDS } from './embedding-blocks.js';
 import type { UnsealReady, UnsealRequest, UnsealResponse, UnsealWorkerData } from './worker/unseal-worker.js';
 
@@ -200,7 +200,7 @@ async function streamBatches(
   const inFlight: Promise<UnsealResponse>[] = [];
   const codeOldest = async () => {
     const answer = await inFlight.shift()!;
-    if (!answer.ok) throw new StoreError(`Muestra de ${answer.idPersona || '?'} ilegible: ${answer.error}.`, 'unavailable');
+    if (!answer.ok) throw new StoreError(unreadableSampleMessage(answer.idPersona, answer.error), 'unavailable');
     for (const sample of answer.unreadable ?? []) onUnreadable!(sample);
     if ('coded' in answer) return visit(answer.ids, [], answer.coded);
     const { ids, floats, ends } = answer;

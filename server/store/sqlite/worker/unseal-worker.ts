@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { sampleAad } from '../../../crypto/sample-sealing.js';
 import { openAll, OpenAllScratch } from '../../../crypto/open-all.js';
 import { open, SealError } from '../../../crypto/sealed.js';
-import type { BatchSink, OpenedBatchSink, UnreadableSample } from '../../store.js';
+import { type BatchSink, type OpenedBatchSink, type UnreadableSample, unreadableSampleMessage } from '../../store.js';
 import { BLOCK_IDS, openBlock } from '../embedding-blocks.js';
 
 export interface UnsealWorkerData {
@@ -162,7 +162,7 @@ function unseal(allIds: string[], sealedOf: (i: number) => Uint8Array): void {
           kept.push(ids[i]!);
         } catch (error) {
           if (!skipUnreadable || !(error instanceof SealError)) throw error;
-          unreadable.push({ idPersona: ids[i]!, reason: `Muestra de ${ids[i]} ilegible: ${error.message}.` });
+          unreadable.push({ idPersona: ids[i]!, reason: unreadableSampleMessage(ids[i]!, error.message) });
         }
       }
       ids = kept;
