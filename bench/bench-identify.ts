@@ -1,6 +1,7 @@
 // npm run bench:identify -- --gallery N [--dim D] [--samples S] [--probes P] [--threads T] [--floats file|memory]
 //   [--resident-mb M] (float rows also in memory up to M MiB; 0 reads them from the file)
 //   [--bits 2|4] (the first pass's codes; the index's default otherwise) [--swizzle relaxed|plain]
+//   [--kernel native|wasm] (the 2-bit first pass by the native kernel where built, the default, or WebAssembly)
 //   [--clear] (files unsealed;
 //   by default sealed as the station seals them)
 //   [--startup [--store-persons M] [--rebuild-pairs R]]
@@ -56,6 +57,8 @@ const THREADS = Number(arg('threads', '2'));
 const BITS = arg('bits', '');
 // The fast scan's lookups: relaxed (the default where the engine has relaxed SIMD) or plain swizzle.
 const SWIZZLE = arg('swizzle', '');
+// The 2-bit first pass: by the native kernel where it is built (the index's default) or by WebAssembly.
+const KERNEL = arg('kernel', '');
 const FLOATS = arg('floats', 'file');
 // With --floats file: the float rows also kept in memory up to this size (the index's default otherwise; 0: never).
 const RESIDENT_MB = arg('resident-mb', '');
@@ -90,6 +93,7 @@ async function main() {
     threads: THREADS,
     ...(BITS ? { firstPassBits: Number(BITS) as 2 | 4 } : {}),
     ...(SWIZZLE ? { relaxedSwizzle: SWIZZLE === 'relaxed' } : {}),
+    ...(KERNEL ? { nativeScan: KERNEL === 'native' } : {}),
     capacity: N * SAMPLES,
     ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors.f32') } : {}),
     ...(RESIDENT_MB ? { residentFloatBytes: Number(RESIDENT_MB) * 2 ** 20 } : {}),
@@ -164,8 +168,9 @@ async function main() {
   log(`cpu per search (both threads): ${cpuMsPerSearch.toFixed(2)} ms`);
   const median = (f: (t: SearchTrace) => number) => percentile(traces.map(f), 50);
   const firstPassMs = median((t) => t.firstPassMs);
+  const firstPassKernel = index.firstPassKernel;
   log(
-    `first pass (every row's codes, ${mb(index.firstPassBytes)} MB): p50 ${firstPassMs.toFixed(2)} ms, ${(index.firstPassBytes / 1e6 / firstPassMs).toFixed(1)} GB/s`,
+    `first pass (every row's codes, ${mb(index.firstPassBytes)} MB, ${firstPassKernel} kernel): p50 ${firstPassMs.toFixed(2)} ms, ${(index.firstPassBytes / 1e6 / firstPassMs).toFixed(1)} GB/s`,
   );
   const ownMs = median((t) => t.firstPassOwnMs);
   const waitMs = median((t) => t.firstPassWaitMs);
@@ -185,6 +190,10 @@ async function main() {
   const firstPassBytes = index.firstPassBytes;
   log(
     `searched ${PROBES} probes on ${threadsUsed} thread(s): p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
+  );
+  const p95 = (f: (t: SearchTrace) => number) => percentile(traces.map(f), 95).toFixed(2);
+  log(
+    `  p95 of each part: first pass ${p95((t) => t.firstPassMs)} ms (waiting for the worker ${p95((t) => t.firstPassWaitMs)} ms), 4-bit scoring ${p95((t) => t.refineMs)} ms, re-ranking ${p95((t) => t.rerankMs)} ms`,
   );
   // What the machine's memory allows that scan today: the same bytes read by as many threads with loads alone.
   // (Below the index's parallelFrom rows the first pass runs on the caller's thread alone.)
@@ -282,6 +291,7 @@ async function main() {
     sealed: SEAL_KEY !== undefined,
     first_pass_bits: BITS ? Number(BITS) : 'default',
     swizzle: SWIZZLE || (relaxedSimd() ? 'relaxed' : 'plain'),
+    first_pass_kernel: firstPassKernel,
     index_rss_mb: mb(rss - rssBase),
     matrix_mb: mb(matrixBytes),
     cpu_ms_per_search: round(cpuMsPerSearch, 3),
@@ -300,6 +310,35 @@ async function main() {
     first_pass_floor_gb_per_s: round(floor.gbPerS, 1),
     refine_ms_median: round(refineMs, 3),
     rerank_ms_median: round(rerankMs, 3),
+    // Where the slow searches' time goes: each part's 95th percentile (the search's own is p95_ms).
+    first_pass_ms_p95: round(
+      percentile(
+        traces.map((t) => t.firstPassMs),
+        95,
+      ),
+      3,
+    ),
+    first_pass_wait_ms_p95: round(
+      percentile(
+        traces.map((t) => t.firstPassWaitMs),
+        95,
+      ),
+      3,
+    ),
+    refine_ms_p95: round(
+      percentile(
+        traces.map((t) => t.refineMs),
+        95,
+      ),
+      3,
+    ),
+    rerank_ms_p95: round(
+      percentile(
+        traces.map((t) => t.rerankMs),
+        95,
+      ),
+      3,
+    ),
     reranked_rows_mean: mean((t) => t.rerankedRows),
     searches_unsure: traces.filter((t) => t.unsure).length,
     max_ms: round(Math.max(...times), 3),

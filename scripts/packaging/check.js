@@ -128,6 +128,10 @@ export async function checkPackaging({ work = mkdtempSync(path.join(tmpdir(), 'e
           // The recognition networks' runtime: its addon and the shared library it loads.
           'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node',
           'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1',
+          // The search index's own kernel (scripts/build-native.js), where the build machine built it.
+          ...(existsSync(path.join(root, 'dist/server/search/native/search-kernels.node'))
+            ? ['dist/server/search/native/search-kernels.node']
+            : []),
         ]
       : []),
   ]) {

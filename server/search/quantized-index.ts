@@ -7,6 +7,7 @@ import { crc32 } from 'node:zlib';
 import { dot, normalize } from '../matching/similarity.js';
 import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
+import { nativeKernels, withNativeKernel, type NativeKernels, type ScanKernel } from './native-kernels.js';
 import { scanShard, selectNth } from './scan-shard.js';
 import { RowCipher } from './row-cipher.js';
 import { packSlotIds, SlotIds } from './slot-ids.js';
@@ -84,6 +85,11 @@ export interface QuantizedIndexOptions {
    * the default wherever the engine compiles relaxed SIMD; false for plain swizzle (benchmarks).
    */
   relaxedSwizzle?: boolean;
+  /**
+   * The 2-bit first pass by the native kernel (native-kernels.ts) where it is built and the CPU has
+   * AVX2 (the default); false: by the WebAssembly kernel (benchmarks, tests). Same answers.
+   */
+  nativeScan?: boolean;
   /** Standard deviations of quantisation error a row must be below the k-th exact score to be left out (default 4). */
   margin?: number;
   /**
@@ -206,8 +212,12 @@ function align(n: number, to: number): number {
 function workerSource(): string {
   return `
 const { parentPort, workerData } = require('node:worker_threads');
-const { memory, module, control } = workerData;
-const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports;
+const { memory, module, control, native } = workerData;
+const withNativeKernel = ${withNativeKernel.toString()};
+const wasmKernel = new WebAssembly.Instance(module, { env: { memory } }).exports;
+// The same answers either way: where this thread cannot load the addon, its WebAssembly kernel scans.
+const addon = (() => { try { return native && require(native.file); } catch { return null; } })();
+const kernel = addon ? withNativeKernel(wasmKernel, addon, memory, native.isa, native.pairs, native.stride) : wasmKernel;
 const selectNth = ${selectNth.toString()};
 const scanShard = ${scanShard.toString()};
 const c = new Int32Array(control);
@@ -259,6 +269,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly memory: WasmMemory;
   private readonly module: WasmModule;
   private readonly kernel: Kernel;
+  /** What the passes scan with: the WebAssembly kernel, or its fast scan and list scoring done natively. */
+  private readonly scanKernel: ScanKernel;
+  private readonly native: NativeKernels | null;
+  private readonly relaxed: boolean;
   private readonly writer: RowWriter;
   /** The rotation's random signs (f64), read by every coder. */
   private readonly signsAt: number;
@@ -339,6 +353,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.fsAt = this.header;
     this.memory = new wasm.Memory({ initial: this.header / WASM_PAGE, maximum: WASM_MAX_PAGES, shared: true });
     this.kernel = instantiateKernel(this.module, this.memory);
+    this.native = (options.nativeScan ?? true) ? nativeKernels().kernels : null;
+    this.scanKernel = this.native
+      ? withNativeKernel(this.kernel, this.native.addon, this.memory, this.native.isa, this.pairs, this.dpad)
+      : this.kernel;
+    this.relaxed = options.relaxedSwizzle ?? relaxedSimd();
     this.writer = new RowWriter(this.memory, coderSpaceAt(spaceAt, this.dpad), dim, this.dpad);
     new Float64Array(this.memory.buffer, this.signsAt, this.dpad).set(this.rotation.signs);
     this.qi16 = new Int16Array(this.dpad);
@@ -394,7 +413,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const control = new Int32Array(new SharedArrayBuffer(32 * 4));
     const worker = new Worker(workerSource(), {
       eval: true,
-      workerData: { memory: this.memory, module: this.module, control: control.buffer },
+      workerData: {
+        memory: this.memory,
+        module: this.module,
+        control: control.buffer,
+        native: this.native && { file: this.native.file, isa: this.native.isa, pairs: this.pairs, stride: this.dpad },
+      },
     });
     await new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve());
@@ -425,6 +449,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.control = null;
     await worker?.terminate();
     this.vectors.close();
+  }
+
+  /** What the first pass scans with: `native avx512bw`, `native avx2`, `wasm relaxed swizzle`, `wasm swizzle` or `wasm 4-bit`. */
+  get firstPassKernel(): string {
+    if (this.firstMode === 1) return 'wasm 4-bit';
+    return this.native ? `native ${this.native.name}` : this.relaxed ? 'wasm relaxed swizzle' : 'wasm swizzle';
   }
 
   get threads(): number {
@@ -902,7 +932,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       mode === 1 ? [this.probeAt, this.codesAt, this.scales4At] : [this.lutAt, this.fsAt, this.scales2At];
     const scan = (start: number, end: number, out: number, res: number) =>
       scanShard(
-        this.kernel,
+        this.scanKernel,
         buffer,
         q,
         matrix,
@@ -1024,11 +1054,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       control[C_END] = n - half;
       control[C_OUT] = scoresAt + half * 4;
       const gen = this.startWorkerTask(control);
-      this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, half, scoresAt);
+      this.scanKernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, half, scoresAt);
       if (!this.workerFinished(control, gen))
-        this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt + half * 4, n - half, scoresAt + half * 4);
+        this.scanKernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt + half * 4, n - half, scoresAt + half * 4);
     } else {
-      this.kernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, n, scoresAt);
+      this.scanKernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, n, scoresAt);
     }
     if (n <= keep) return { rows: candidates, cutoff: -Infinity };
     const scores = new Float32Array(buffer, scoresAt, n);
