@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gaussian, seededRandom as rng } from '../../test/random.js';
-import { nativeKernels, withNativeKernel, type NativeKernels } from './native-kernels.js';
+import { kernelLogFields, nativeKernels, withNativeKernel, type NativeKernels } from './native-kernels.js';
 import { QuantizedEmbeddingIndex } from './quantized-index.js';
 import { instantiateKernel, kernelModule, wasm, type WasmMemory } from './wasm-kernel.js';
 
@@ -170,6 +170,8 @@ describe('the index on the native kernel', () => {
       const plain = await QuantizedEmbeddingIndex.create(dim, { ...options, nativeScan: false });
       const single = new QuantizedEmbeddingIndex(dim);
       expect(native.firstPassKernel).toBe(dim === 512 ? `native ${loaded().name}` : 'wasm 4-bit');
+      // What the station's ready log line says of it.
+      expect(kernelLogFields(native)).toEqual({ kernel: native.firstPassKernel });
       expect(plain.firstPassKernel).toMatch(/^wasm/);
       const r = rng(dim);
       const bases: Float32Array[] = [];

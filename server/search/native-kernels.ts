@@ -77,6 +77,12 @@ export function nativeKernels(): { kernels: NativeKernels | null; why: string } 
   return loaded;
 }
 
+/** For an index's ready log line: which kernel scans, and why not the native one where it is not. */
+export function kernelLogFields(index: { firstPassKernel: string }): { kernel: string; nativeKernels?: string } {
+  const { kernels, why } = nativeKernels();
+  return kernels ? { kernel: index.firstPassKernel } : { kernel: index.firstPassKernel, nativeKernels: why };
+}
+
 export type ScanKernel = Pick<Kernel, 'scanI8' | 'scanI4' | 'scanFS' | 'scoreI4List'>;
 
 /**

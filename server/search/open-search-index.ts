@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger.js';
 import { forEachPersonEmbeddings, type StationStore } from '../store/store.js';
 import { IndexIntegrityError, QuantizedEmbeddingIndex, type QuantizedIndexOptions } from './quantized-index.js';
 import { indexFacade } from './index-facade.js';
+import { kernelLogFields } from './native-kernels.js';
 import type { SearchIndex } from './search-index.js';
 
 export const SEARCH_INDEX_DIR = 'search-index';
@@ -156,7 +157,14 @@ export async function openSearchIndex(
   }
   const readyMs = performance.now() - started;
   options.logger?.info(
-    { source, caughtUp, persons: index.personCount, samples: index.sampleCount, ms: Math.round(readyMs) },
+    {
+      source,
+      caughtUp,
+      persons: index.personCount,
+      samples: index.sampleCount,
+      ms: Math.round(readyMs),
+      ...kernelLogFields(index),
+    },
     'índice de búsqueda listo',
   );
 

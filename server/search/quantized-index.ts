@@ -86,8 +86,9 @@ export interface QuantizedIndexOptions {
    */
   relaxedSwizzle?: boolean;
   /**
-   * The 2-bit first pass by the native kernel (native-kernels.ts) where it is built and the CPU has
-   * AVX2 (the default); false: by the WebAssembly kernel (benchmarks, tests). Same answers.
+   * The 2-bit first pass and the 4-bit scoring of its rows by the native kernels (native-kernels.ts)
+   * where they are built and the CPU has AVX2 (the default); false: by the WebAssembly kernel
+   * (benchmarks, tests). Same answers. (The sealed rows' XOR is native wherever the kernels load.)
    */
   nativeScan?: boolean;
   /** Standard deviations of quantisation error a row must be below the k-th exact score to be left out (default 4). */

@@ -3,6 +3,7 @@ import type { Logger } from '../../log/logger.js';
 import { indexFiles } from '../../search/open-search-index.js';
 import { IndexIntegrityError, QuantizedEmbeddingIndex } from '../../search/quantized-index.js';
 import { indexFacade } from '../../search/index-facade.js';
+import { kernelLogFields } from '../../search/native-kernels.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import type { FeedPosition } from '../gallery.js';
 import type { SharedGallery } from './postgres-gallery.js';
@@ -108,7 +109,13 @@ export async function openFleetIndex(gallery: SharedGallery, dataDir: string, op
   const source = followed ? 'snapshot' : 'gallery';
   const readyMs = performance.now() - started;
   options.logger?.info(
-    { source, reloads: gallery.feedStart?.reloads ?? 0, persons: index.personCount, ms: Math.round(readyMs) },
+    {
+      source,
+      reloads: gallery.feedStart?.reloads ?? 0,
+      persons: index.personCount,
+      ms: Math.round(readyMs),
+      ...kernelLogFields(index),
+    },
     'índice de búsqueda listo (galería compartida)',
   );
   return {
