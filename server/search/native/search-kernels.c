@@ -112,6 +112,7 @@ static uint32_t scan_avx512(const scan_args *a) {
   return n;
 }
 
+// The same scan as scan_avx512, two pairs per 256-bit vector: for CPUs without AVX-512.
 __attribute__((target("avx2")))
 static uint32_t scan_avx2(const scan_args *a) {
   const uint32_t blockBytes = a->pairs * 16;
