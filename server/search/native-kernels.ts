@@ -11,31 +11,10 @@ import type { Kernel, WasmMemory } from './wasm-kernel.js';
 
 /** The addon's exports. `isa`: 2 AVX-512BW, 1 AVX2; offsets into `memory` as for Kernel.scanFS. */
 export interface NativeKernelsAddon {
-  scan(
-    memory: Uint8Array,
-    isa: number,
-    pairs: number,
-    lut: number,
-    codes: number,
-    scales: number,
-    start: number,
-    end: number,
-    thr: number,
-    out: number,
-    errs: number,
-    eScale: number,
-  ): number;
+  /** Kernel.scanFS's arguments after the memory, the instruction set and the pairs per row. */
+  scan(memory: Uint8Array, isa: number, pairs: number, ...scanFS: Parameters<Kernel['scanFS']>): number;
   /** The 4-bit score of each row of a list, as Kernel.scoreI4List (`stride` a multiple of 64). */
-  scoreList(
-    memory: Uint8Array,
-    stride: number,
-    q: number,
-    codes: number,
-    scales: number,
-    list: number,
-    count: number,
-    out: number,
-  ): void;
+  scoreList(memory: Uint8Array, stride: number, ...scoreI4List: Parameters<Kernel['scoreI4List']>): void;
   /** dst[i] ^= src[srcOffset + i] for every byte of dst. */
   xorInto(dst: Uint8Array, src: Uint8Array, srcOffset: number): void;
   isa(): { level: number; name: string };

@@ -343,7 +343,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.firstMode = bits === 2 ? 2 : 1;
     this.pairs = this.firstMode === 2 ? this.dpad / 2 : 0;
     this.rotation = new Rotation(dim, this.dpad);
-    this.module = kernelModule(this.dpad, align(dim, 4), options.relaxedSwizzle ?? relaxedSimd());
+    this.relaxed = options.relaxedSwizzle ?? relaxedSimd();
+    this.module = kernelModule(this.dpad, align(dim, 4), this.relaxed);
     this.lutAt = align(2 * this.dpad, 64);
     this.outAt = align(this.lutAt + (this.dpad / 2) * 16, 64);
     this.resAt = this.outAt + THREADS_MAX * BLOCK * 8;
@@ -358,7 +359,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.scanKernel = this.native
       ? withNativeKernel(this.kernel, this.native.addon, this.memory, this.native.isa, this.pairs, this.dpad)
       : this.kernel;
-    this.relaxed = options.relaxedSwizzle ?? relaxedSimd();
     this.writer = new RowWriter(this.memory, coderSpaceAt(spaceAt, this.dpad), dim, this.dpad);
     new Float64Array(this.memory.buffer, this.signsAt, this.dpad).set(this.rotation.signs);
     this.qi16 = new Int16Array(this.dpad);

@@ -60,36 +60,29 @@ export class RowCipher {
    * cipher set up per row (as `apply` does) costs more than the row itself.
    */
   applyRows(rows: ArrayLike<number>, parts: readonly Uint8Array[], native = true): void {
-    const blocks = this.blocks;
-    const perRow = blocks * 4;
+    const perRow = this.blocks * 4;
     // A few rows a call, so that the counters and the keystream stay in the first-level cache.
-    const chunk = Math.max(1, Math.floor(APPLY_CHUNK_BYTES / (blocks * 16)));
-    if (this.counters.length < chunk * perRow) {
-      // Each block: the nonce's 8 bytes (written once here), then the 64-bit big-endian counter.
-      this.counters = new Uint32Array(chunk * perRow);
-      const n0 = word(this.nonce, 0);
-      const n1 = word(this.nonce, 4);
-      for (let w = 0; w < this.counters.length; w += 4) {
-        this.counters[w] = n0;
-        this.counters[w + 1] = n1;
-      }
-    }
-    const words = this.counters;
+    const chunk = Math.max(1, Math.floor(APPLY_CHUNK_BYTES / (this.blocks * 16)));
+    if (this.counters.length < chunk * perRow) this.counters = new Uint32Array(chunk * perRow);
+    const n0 = word(this.nonce, 0);
+    const n1 = word(this.nonce, 4);
     // ECB keeps no state between calls on whole blocks: one cipher serves every batch.
     this.ecb ??= createCipheriv('aes-256-ecb', this.key, null).setAutoPadding(false);
     // `native` false: JavaScript's XOR even where the native kernels are built (tests).
     const xorInto = native ? nativeKernels().kernels?.addon.xorInto : undefined;
     for (let from = 0; from < rows.length; from += chunk) {
       const to = Math.min(rows.length, from + chunk);
-      for (let i = from, w = 2; i < to; i++) {
-        const first = rows[i]! * blocks;
-        for (let j = 0; j < blocks; j++, w += 4) {
-          const counter = first + j;
-          words[w] = bigEndian32(Math.floor(counter / 2 ** 32));
-          words[w + 1] = bigEndian32(counter >>> 0);
+      // Each block: the nonce's 8 bytes, then the 64-bit big-endian counter (row x blocks + j).
+      const words = this.counters.subarray(0, (to - from) * perRow);
+      for (let i = from, w = 0; i < to; i++) {
+        for (let j = 0, counter = rows[i]! * this.blocks; j < this.blocks; j++, counter++, w += 4) {
+          words[w] = n0;
+          words[w + 1] = n1;
+          words[w + 2] = bigEndian32(Math.floor(counter / 2 ** 32));
+          words[w + 3] = bigEndian32(counter >>> 0);
         }
       }
-      const stream = this.ecb.update(new Uint8Array(words.buffer, 0, (to - from) * perRow * 4));
+      const stream = this.ecb.update(new Uint8Array(words.buffer, 0, words.byteLength));
       // The parts are views of float rows: whole 32-bit words on word boundaries.
       if (xorInto) {
         // Natively: JavaScript's word-at-a-time XOR was about half of decrypting a shortlist.

@@ -201,6 +201,9 @@ static void score_list_avx2(const uint8_t *q, const uint8_t *codes, const float 
 
 typedef uint32_t (*scan_fn)(const scan_args *);
 
+// The widest scan this CPU runs, chosen once when the module loads.
+static scan_fn best;
+
 static scan_fn pick(void) {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512f")) return scan_avx512;
@@ -247,7 +250,6 @@ static napi_value scan(napi_env env, napi_callback_info info) {
     return NULL;
   }
   scan_fn f = isa == 2 ? scan_avx512 : isa == 1 ? scan_avx2 : NULL;
-  scan_fn best = pick();
   if (!f || (f == scan_avx512 && best != scan_avx512) || (f == scan_avx2 && !best)) {
     napi_throw_error(env, NULL, "search-kernels: el procesador no tiene esas instrucciones");
     return NULL;
@@ -300,7 +302,7 @@ static napi_value score_list(napi_env env, napi_callback_info info) {
     }
   uint32_t stride = v[0], q = v[1], codes = v[2], scales = v[3], list = v[4], count = v[5], out = v[6];
   uint64_t len = length;
-  if (!pick()) {
+  if (!best) {
     napi_throw_error(env, NULL, "search-kernels: el procesador no tiene esas instrucciones");
     return NULL;
   }
@@ -360,7 +362,7 @@ static napi_value xor_into(napi_env env, napi_callback_info info) {
 // isa() -> 2 (AVX-512BW), 1 (AVX2) or 0 (neither: use the WebAssembly kernel), and its name.
 static napi_value isa(napi_env env, napi_callback_info info) {
   (void)info;
-  scan_fn f = pick();
+  scan_fn f = best;
   napi_value obj, level, name;
   CHECK(napi_create_object(env, &obj));
   CHECK(napi_create_uint32(env, f == scan_avx512 ? 2 : f == scan_avx2 ? 1 : 0, &level));
@@ -371,6 +373,7 @@ static napi_value isa(napi_env env, napi_callback_info info) {
 }
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
+  best = pick();
   napi_value fn;
   if (napi_create_function(env, "scan", NAPI_AUTO_LENGTH, scan, NULL, &fn) != napi_ok) return NULL;
   if (napi_set_named_property(env, exports, "scan", fn) != napi_ok) return NULL;
