@@ -30,6 +30,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from '../server/engines/face/face-model.js';
 import { IDENTIFICATION_DIM } from '../server/engines/face/fused-descriptor.js';
+import { anonHugePagesBytes } from '../server/search/huge-pages.js';
 import { searchIndexKey } from '../server/search/row-cipher.js';
 import { SEARCH_INDEX_DIR } from '../server/search/open-search-index.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
@@ -59,6 +60,8 @@ const BITS = arg('bits', '');
 const SWIZZLE = arg('swizzle', '');
 // The 2-bit first pass: by the native kernel where it is built (the index's default) or by WebAssembly.
 const KERNEL = arg('kernel', '');
+// The index's memory on 2 MiB pages (the default, where Linux allows it) or, with `off`, on 4 KiB pages.
+const HUGE_PAGES = arg('huge-pages', 'on') !== 'off';
 const FLOATS = arg('floats', 'file');
 // With --floats file: the float rows also kept in memory up to this size (the index's default otherwise; 0: never).
 const RESIDENT_MB = arg('resident-mb', '');
@@ -94,6 +97,7 @@ async function main() {
     ...(BITS ? { firstPassBits: Number(BITS) as 2 | 4 } : {}),
     ...(SWIZZLE ? { relaxedSwizzle: SWIZZLE === 'relaxed' } : {}),
     ...(KERNEL ? { nativeScan: KERNEL === 'native' } : {}),
+    hugePages: HUGE_PAGES,
     capacity: N * SAMPLES,
     ...(FLOATS === 'file' ? { vectorFile: path.join(work, 'vectors.f32') } : {}),
     ...(RESIDENT_MB ? { residentFloatBytes: Number(RESIDENT_MB) * 2 ** 20 } : {}),
@@ -169,8 +173,14 @@ async function main() {
   const median = (f: (t: SearchTrace) => number) => percentile(traces.map(f), 50);
   const firstPassMs = median((t) => t.firstPassMs);
   const firstPassKernel = index.firstPassKernel;
+  const hugePages = index.hugePages;
+  // The whole process's, the index's codes being most of it.
+  const hugePagesBytes = anonHugePagesBytes();
   log(
     `first pass (every row's codes, ${mb(index.firstPassBytes)} MB, ${firstPassKernel} kernel): p50 ${firstPassMs.toFixed(2)} ms, ${(index.firstPassBytes / 1e6 / firstPassMs).toFixed(1)} GB/s`,
+  );
+  log(
+    `huge pages: ${hugePages}; ${hugePagesBytes === null ? 'unknown' : `${mb(hugePagesBytes)} MB`} of the process's memory on them`,
   );
   const ownMs = median((t) => t.firstPassOwnMs);
   const waitMs = median((t) => t.firstPassWaitMs);
@@ -205,9 +215,9 @@ async function main() {
   // What the machine's memory allows that scan today: the same bytes read by as many threads with loads alone.
   // (Below the index's parallelFrom rows the first pass runs on the caller's thread alone.)
   const scanThreads = traces.some((t) => t.firstPassOwnMs > 0) ? 2 : 1;
-  const floor = await measureMemoryFloor(firstPassBytes, scanThreads);
+  const floor = await measureMemoryFloor(firstPassBytes, scanThreads, HUGE_PAGES);
   log(
-    `memory floor of the first pass (${mb(floor.bytes)} MB read with loads alone, ${floor.threads} thread(s)): ${floor.ms.toFixed(2)} ms, ${floor.gbPerS.toFixed(1)} GB/s; the first pass took ${(firstPassMs / floor.ms).toFixed(2)}x that`,
+    `memory floor of the first pass (${mb(floor.bytes)} MB read with loads alone, ${floor.threads} thread(s), ${HUGE_PAGES ? 'huge pages advised' : '4 KiB pages'}): ${floor.ms.toFixed(2)} ms, ${floor.gbPerS.toFixed(1)} GB/s; the first pass took ${(firstPassMs / floor.ms).toFixed(2)}x that`,
   );
 
   const exact = exactSearch(
@@ -299,6 +309,8 @@ async function main() {
     first_pass_bits: BITS ? Number(BITS) : 'default',
     swizzle: SWIZZLE || (relaxedSimd() ? 'relaxed' : 'plain'),
     first_pass_kernel: firstPassKernel,
+    huge_pages: hugePages,
+    huge_pages_mb: hugePagesBytes === null ? null : mb(hugePagesBytes),
     index_rss_mb: mb(rss - rssBase),
     matrix_mb: mb(matrixBytes),
     cpu_ms_per_search: round(cpuMsPerSearch, 3),

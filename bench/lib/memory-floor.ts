@@ -18,6 +18,7 @@ import {
   sharedMemoryImport,
   wasmModule,
 } from '../../server/search/wasm-assembler.js';
+import { adviseHugePages } from '../../server/search/huge-pages.js';
 import { WASM_PAGE, wasm, type WasmMemory } from '../../server/search/wasm-kernel.js';
 import { percentile } from './metrics.js';
 
@@ -69,12 +70,13 @@ export interface MemoryFloor {
 /**
  * Times `runs` reads of `bytes` bytes (resident, not zero pages) split over `threads` threads (1
  * or 2: the caller's and one helper, handed their halves through Atomics as the index's scan
- * worker is).
+ * worker is), on huge pages where `hugePages` and the index's are (huge-pages.ts).
  */
-export async function measureMemoryFloor(bytes: number, threads: 1 | 2, runs = 31): Promise<MemoryFloor> {
+export async function measureMemoryFloor(bytes: number, threads: 1 | 2, hugePages: boolean, runs = 31): Promise<MemoryFloor> {
   const size = Math.ceil(bytes / 4096) * 4096;
   const pages = Math.ceil(size / WASM_PAGE);
   const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+  if (hugePages) adviseHugePages(memory);
   new Uint8Array(memory.buffer).fill(1);
   const sum = loadsKernel(memory);
   const control = new Int32Array(new SharedArrayBuffer(64));

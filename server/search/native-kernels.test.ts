@@ -171,7 +171,7 @@ describe('the index on the native kernel', () => {
       const single = new QuantizedEmbeddingIndex(dim);
       expect(native.firstPassKernel).toBe(dim === 512 ? `native ${loaded().name}` : 'wasm 4-bit');
       // What the station's ready log line says of it.
-      expect(kernelLogFields(native)).toEqual({ kernel: native.firstPassKernel });
+      expect(kernelLogFields(native)).toEqual({ kernel: native.firstPassKernel, hugePages: native.hugePages });
       expect(plain.firstPassKernel).toMatch(/^wasm/);
       const r = rng(dim);
       const bases: Float32Array[] = [];

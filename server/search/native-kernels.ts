@@ -2,7 +2,7 @@
 // the 2-bit fast scan with 256- or 512-bit table lookups where WebAssembly has 128-bit ones and the
 // 4-bit scoring of a list, with bit-identical scores, and the XOR of a keystream into sealed rows.
 // Optional: where they were not built or the CPU lacks AVX2, the index uses its WebAssembly kernel
-// and JavaScript, with the same answers.
+// and JavaScript, with the same answers. The addon also asks for huge pages (huge-pages.ts).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -17,6 +17,8 @@ export interface NativeKernelsAddon {
   scoreList(memory: Uint8Array, stride: number, ...scoreI4List: Parameters<Kernel['scoreI4List']>): void;
   /** dst[i] ^= src[srcOffset + i] for every byte of dst. */
   xorInto(dst: Uint8Array, src: Uint8Array, srcOffset: number): void;
+  /** madvise(MADV_HUGEPAGE) over the whole 2 MiB pages inside `memory`; the bytes advised (huge-pages.ts). */
+  adviseHugePages(memory: Uint8Array): number;
   isa(): { level: number; name: string };
 }
 
@@ -56,10 +58,15 @@ export function nativeKernels(): { kernels: NativeKernels | null; why: string } 
   return loaded;
 }
 
-/** For an index's ready log line: which kernel scans, and why not the native one where it is not. */
-export function kernelLogFields(index: { firstPassKernel: string }): { kernel: string; nativeKernels?: string } {
+/** For an index's ready log line: which kernel scans (and why not the native one where it is not), and whether on huge pages. */
+export function kernelLogFields(index: { firstPassKernel: string; hugePages: string }): {
+  kernel: string;
+  hugePages: string;
+  nativeKernels?: string;
+} {
   const { kernels, why } = nativeKernels();
-  return kernels ? { kernel: index.firstPassKernel } : { kernel: index.firstPassKernel, nativeKernels: why };
+  const fields = { kernel: index.firstPassKernel, hugePages: index.hugePages };
+  return kernels ? fields : { ...fields, nativeKernels: why };
 }
 
 export type ScanKernel = Pick<Kernel, 'scanI8' | 'scanI4' | 'scanFS' | 'scoreI4List'>;
