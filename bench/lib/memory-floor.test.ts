@@ -16,6 +16,7 @@ describe('memory floor of a scan', () => {
 
   it('splits the read over two threads and lets the helper go', async () => {
     for (const threads of [1, 2] as const) {
+      // On 4 KiB pages with one thread, huge pages advised with two: both ways run.
       const floor = await measureMemoryFloor(2 ** 20, threads, threads === 2, 3);
       expect(floor).toMatchObject({ bytes: 2 ** 20, threads });
       expect(floor.ms).toBeGreaterThan(0);
