@@ -131,6 +131,7 @@ export async function startStation(config: StationConfig, options: StationOption
           logger,
           sealKey,
           residentFloatBytes,
+          hugePages: config.search.hugePages,
         })
       : await openSearchIndex(store, config.dataDir, {
           dim: IDENTIFICATION_DIM,
@@ -139,6 +140,7 @@ export async function startStation(config: StationConfig, options: StationOption
           logger,
           sealKey,
           residentFloatBytes,
+          hugePages: config.search.hugePages,
         });
     const index = search.index;
     closables.push(() => search.close());

@@ -10,6 +10,8 @@ import { normalize } from '../matching/similarity.js';
 import { EmbeddingIndex } from './embedding-index.js';
 import { openSearchIndex, SEARCH_INDEX_DIR } from './open-search-index.js';
 import { searchIndexKey } from './row-cipher.js';
+import { transparentHugePages } from './huge-pages.js';
+import { nativeKernels } from './native-kernels.js';
 
 const DIM = 64;
 const MODEL = 'test-model@1';
@@ -120,6 +122,33 @@ describe('openSearchIndex', () => {
     await second.opened.close();
     store.close();
   });
+
+  it.runIf(transparentHugePages() === 'madvise' && nativeKernels().kernels !== null)(
+    'asks for huge pages unless told not to, from the store and from its snapshot, and its ready line says which',
+    async () => {
+      const { dir, store } = setup();
+      const ready: { source: string; hugePages: string }[] = [];
+      const logger = {
+        info: (fields: unknown, msg?: string) => {
+          const { source, hugePages } = fields as { source: string; hugePages: string };
+          if (msg === 'índice de búsqueda listo') ready.push({ source, hugePages });
+        },
+        warn: () => {},
+        error: () => {},
+      };
+      for (const hugePages of [true, true, false]) {
+        const opened = await openSearchIndex(store, dir, { dim: DIM, modelId: MODEL, logger, hugePages });
+        await opened.close();
+      }
+      // 300 persons at 64-d: the whole memory is smaller than one huge page.
+      expect(ready).toEqual([
+        { source: 'store', hugePages: 'no (smaller than a huge page)' },
+        { source: 'snapshot', hugePages: 'no (smaller than a huge page)' },
+        { source: 'snapshot', hugePages: 'no (turned off)' },
+      ]);
+      store.close();
+    },
+  );
 
   it('follows enrollments and deletions, and after a crash loads the snapshot and re-reads the persons changed since', async () => {
     const { dir, store, probes, r } = setup();

@@ -20,6 +20,8 @@ export interface OpenSearchIndexOptions {
   sealKey?: Buffer;
   /** Float rows also kept in memory up to this many bytes (the index's default otherwise). */
   residentFloatBytes?: number;
+  /** False: the codes on 4 KiB pages (QuantizedIndexOptions.hugePages). */
+  hugePages?: boolean;
   /** The stored embeddings are longer than `dim`: the index holds their first `dim` values (QuantizedIndexOptions.prefix). */
   leadingPart?: boolean;
   /**
@@ -38,7 +40,7 @@ export interface OpenSearchIndexOptions {
 export function indexFiles(
   dataDir: string,
   modelId: string,
-  options: Pick<OpenSearchIndexOptions, 'sealKey' | 'residentFloatBytes' | 'leadingPart'> & { prefix?: string },
+  options: Pick<OpenSearchIndexOptions, 'sealKey' | 'residentFloatBytes' | 'leadingPart' | 'hugePages'> & { prefix?: string },
 ) {
   const dir = path.join(dataDir, SEARCH_INDEX_DIR);
   const writable = canWrite(dataDir, dir);
@@ -52,6 +54,7 @@ export function indexFiles(
       ...(options.sealKey ? { sealKey: options.sealKey } : {}),
       ...(options.residentFloatBytes !== undefined ? { residentFloatBytes: options.residentFloatBytes } : {}),
       ...(options.leadingPart ? { prefix: true } : {}),
+      ...(options.hugePages === false ? { hugePages: false } : {}),
     }),
     /** Float rows of earlier runs (the live ones are inside the snapshot): never read again. */
     removeVectorFiles: () => {

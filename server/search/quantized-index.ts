@@ -461,7 +461,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   private readonly hugePagesOn: boolean;
-  private hugePagesAdvised = 0;
+  private hugePagesAdvised = -1;
 
   private adviseHugePages(): void {
     if (this.hugePagesOn) this.hugePagesAdvised = Math.max(this.hugePagesAdvised, adviseHugePages(this.memory));

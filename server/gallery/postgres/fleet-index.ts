@@ -15,6 +15,8 @@ export interface FleetIndexOptions {
   sealKey?: Buffer;
   /** Float rows also kept in memory up to this many bytes (the index's default otherwise). */
   residentFloatBytes?: number;
+  /** False: the codes on 4 KiB pages (QuantizedIndexOptions.hugePages). */
+  hugePages?: boolean;
   /** The stored embeddings are longer than `dim`: the index holds their first `dim` values. */
   leadingPart?: boolean;
   logger?: Pick<Logger, 'info' | 'warn' | 'error'>;

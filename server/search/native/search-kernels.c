@@ -365,7 +365,8 @@ static napi_value xor_into(napi_env env, napi_callback_info info) {
 // inside the memory, so that the pages the index touches next are huge where the kernel's
 // transparent huge pages are set to `madvise` (Debian's default; `always` needs no advice). A scan
 // of a 4 KiB-paged gallery takes a page walk every 4 KiB, and inside a VM each walk is two. Returns
-// the bytes advised: 0 where Linux has no such advice or refused it (the memory is unchanged then).
+// the bytes advised (0: no whole 2 MiB page inside), or -1 where Linux has no such advice or refused
+// it (the memory is unchanged then).
 static napi_value advise_huge_pages(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
@@ -378,12 +379,13 @@ static napi_value advise_huge_pages(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "search-kernels: argumento no válido");
     return NULL;
   }
-  double advised = 0;
+  double advised = -1;
 #ifdef MADV_HUGEPAGE
   const uintptr_t huge = (uintptr_t)2 << 20;
   uintptr_t from = ((uintptr_t)data + huge - 1) & ~(huge - 1);
   uintptr_t to = ((uintptr_t)data + length) & ~(huge - 1);
-  if (to > from && madvise((void *)from, to - from, MADV_HUGEPAGE) == 0) advised = (double)(to - from);
+  if (to <= from) advised = 0;
+  else if (madvise((void *)from, to - from, MADV_HUGEPAGE) == 0) advised = (double)(to - from);
 #endif
   napi_value result;
   CHECK(napi_create_double(env, advised, &result));
