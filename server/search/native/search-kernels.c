@@ -222,6 +222,15 @@ static const char *isa_name(scan_fn f) {
 
 static int arg_u32(napi_env env, napi_value v, uint32_t *out) { return napi_get_value_uint32(env, v, out) == napi_ok; }
 
+// A Uint8Array argument's bytes (the index's memory, a row, a keystream); 0 for anything else.
+static int arg_bytes(napi_env env, napi_value v, uint8_t **data, size_t *length) {
+  napi_typedarray_type type;
+  void *p;
+  if (napi_get_typedarray_info(env, v, &type, length, &p, NULL, NULL) != napi_ok || type != napi_uint8_array) return 0;
+  *data = (uint8_t *)p;
+  return 1;
+}
+
 static int arg_f32(napi_env env, napi_value v, float *out) {
   double d;
   if (napi_get_value_double(env, v, &d) != napi_ok) return 0;
@@ -238,13 +247,11 @@ static napi_value scan(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "search-kernels: se esperaban 12 argumentos");
     return NULL;
   }
-  napi_typedarray_type type;
+  uint8_t *base;
   size_t length;
-  void *data;
-  CHECK(napi_get_typedarray_info(env, argv[0], &type, &length, &data, NULL, NULL));
   uint32_t isa, pairs, lut, codes, scales, out, errs;
   scan_args a;
-  if (type != napi_uint8_array || !arg_u32(env, argv[1], &isa) || !arg_u32(env, argv[2], &pairs) ||
+  if (!arg_bytes(env, argv[0], &base, &length) || !arg_u32(env, argv[1], &isa) || !arg_u32(env, argv[2], &pairs) ||
       !arg_u32(env, argv[3], &lut) || !arg_u32(env, argv[4], &codes) || !arg_u32(env, argv[5], &scales) ||
       !arg_u32(env, argv[6], &a.start) || !arg_u32(env, argv[7], &a.end) || !arg_f32(env, argv[8], &a.thr) ||
       !arg_u32(env, argv[9], &out) || !arg_u32(env, argv[10], &errs) || !arg_f32(env, argv[11], &a.eScale)) {
@@ -269,7 +276,6 @@ static napi_value scan(napi_env env, napi_callback_info info) {
     return NULL;
   }
   a.end = (uint32_t)rowsEnd;
-  uint8_t *base = (uint8_t *)data;
   a.pairs = pairs;
   a.lut = base + lut;
   a.codes = base + codes;
@@ -288,12 +294,10 @@ static napi_value score_list(napi_env env, napi_callback_info info) {
   size_t argc = 8;
   napi_value argv[8];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  napi_typedarray_type type;
+  uint8_t *base;
   size_t length;
-  void *data;
   uint32_t v[7];
-  if (argc != 8 || napi_get_typedarray_info(env, argv[0], &type, &length, &data, NULL, NULL) != napi_ok ||
-      type != napi_uint8_array) {
+  if (argc != 8 || !arg_bytes(env, argv[0], &base, &length)) {
     napi_throw_error(env, NULL, "search-kernels: argumento no válido");
     return NULL;
   }
@@ -314,7 +318,6 @@ static napi_value score_list(napi_env env, napi_callback_info info) {
     napi_throw_range_error(env, NULL, "search-kernels: fuera de la memoria del índice");
     return NULL;
   }
-  uint8_t *base = (uint8_t *)data;
   const int32_t *rows = (const int32_t *)(base + list);
   for (uint32_t i = 0; i < count; i++) {
     uint64_t row = (uint32_t)rows[i];
@@ -333,13 +336,11 @@ static napi_value xor_into(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  napi_typedarray_type t1, t2;
+  uint8_t *dst, *stream;
   size_t n1, n2;
-  void *d1, *d2;
   uint32_t off;
-  if (argc != 3 || napi_get_typedarray_info(env, argv[0], &t1, &n1, &d1, NULL, NULL) != napi_ok ||
-      napi_get_typedarray_info(env, argv[1], &t2, &n2, &d2, NULL, NULL) != napi_ok || t1 != napi_uint8_array ||
-      t2 != napi_uint8_array || !arg_u32(env, argv[2], &off)) {
+  if (argc != 3 || !arg_bytes(env, argv[0], &dst, &n1) || !arg_bytes(env, argv[1], &stream, &n2) ||
+      !arg_u32(env, argv[2], &off)) {
     napi_throw_error(env, NULL, "search-kernels: argumento no válido");
     return NULL;
   }
@@ -347,8 +348,7 @@ static napi_value xor_into(napi_env env, napi_callback_info info) {
     napi_throw_range_error(env, NULL, "search-kernels: la clave de flujo es más corta que la fila");
     return NULL;
   }
-  uint8_t *dst = (uint8_t *)d1;
-  const uint8_t *src = (const uint8_t *)d2 + off;
+  const uint8_t *src = stream + off;
   size_t i = 0;
   for (; i + 8 <= n1; i += 8) {
     uint64_t a, b;
@@ -371,11 +371,9 @@ static napi_value advise_huge_pages(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  napi_typedarray_type type;
+  uint8_t *data;
   size_t length;
-  void *data;
-  if (argc != 1 || napi_get_typedarray_info(env, argv[0], &type, &length, &data, NULL, NULL) != napi_ok ||
-      type != napi_uint8_array) {
+  if (argc != 1 || !arg_bytes(env, argv[0], &data, &length)) {
     napi_throw_error(env, NULL, "search-kernels: argumento no válido");
     return NULL;
   }
