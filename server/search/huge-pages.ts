@@ -1,6 +1,6 @@
 // 2 MiB pages for the search index's memory. The first pass streams every row's codes (122 MB at
 // 1M x 512); over 4 KiB pages that is a TLB miss and a page walk every 4 KiB, two walks inside a
-// VM, and that, not the memory's bandwidth, was what a scan of a gallery held in memory waited on.
+// VM, which a scan of a gallery held in memory waited on beside the memory itself.
 // Linux backs anonymous memory with huge pages where its transparent huge pages are `always`, or
 // `madvise` (Debian's default) for memory advised so, which only native code can ask for: the
 // search kernels' addon does (native-kernels.ts). Without the addon, or with them `never`, the
