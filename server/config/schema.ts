@@ -81,7 +81,7 @@ export const configSchema = z.strictObject({
       residentFloatsMB: z.number().int().min(0).max(65_536).default(RESIDENT_FLOATS_MIB),
       /**
        * The index's codes on 2 MiB pages where Linux's transparent huge pages allow it (searches
-       * at a million persons take a sixth less); false: 4 KiB pages. docs/search-index.md.
+       * at a million persons take 13-16 % less); false: 4 KiB pages. docs/search-index.md.
        */
       hugePages: z.boolean().default(true),
     })
