@@ -70,13 +70,13 @@ export interface MemoryFloor {
 /**
  * Times `runs` reads of `bytes` bytes (resident, not zero pages) split over `threads` threads (1
  * or 2: the caller's and one helper, handed their halves through Atomics as the index's scan
- * worker is), on huge pages where `hugePages` and the index's are (huge-pages.ts).
+ * worker is), on huge pages where `hugePages` and the index's are, else on 4 KiB pages (huge-pages.ts).
  */
 export async function measureMemoryFloor(bytes: number, threads: 1 | 2, hugePages: boolean, runs = 31): Promise<MemoryFloor> {
   const size = Math.ceil(bytes / 4096) * 4096;
   const pages = Math.ceil(size / WASM_PAGE);
   const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
-  if (hugePages) adviseHugePages(memory);
+  adviseHugePages(memory, hugePages);
   new Uint8Array(memory.buffer).fill(1);
   const sum = loadsKernel(memory);
   const control = new Int32Array(new SharedArrayBuffer(64));

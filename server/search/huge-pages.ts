@@ -22,13 +22,14 @@ export function transparentHugePages(): TransparentHugePages {
 }
 
 /**
- * Advises the whole 2 MiB pages inside `memory` to be huge: the pages touched after this are.
- * Returns the bytes advised (0: no whole 2 MiB page inside), -1 where it cannot be asked (no
- * addon, not Linux) or Linux refused.
+ * Advises the whole 2 MiB pages inside `memory` to be huge (`huge` false: never huge, even where
+ * the transparent huge pages are `always`): the pages touched after this are so. Returns the bytes
+ * advised (0: no whole 2 MiB page inside), -1 where it cannot be asked (no addon, not Linux) or
+ * Linux refused.
  */
-export function adviseHugePages(memory: WasmMemory): number {
+export function adviseHugePages(memory: WasmMemory, huge = true): number {
   const addon = nativeKernels().kernels?.addon;
-  return addon ? addon.adviseHugePages(new Uint8Array(memory.buffer)) : -1;
+  return addon ? addon.adviseHugePages(new Uint8Array(memory.buffer), huge) : -1;
 }
 
 /** Bytes of this process's memory on huge pages now (AnonHugePages of /proc/self/smaps_rollup), null if unknown. */
@@ -43,13 +44,14 @@ export function anonHugePagesBytes(): number | null {
 
 /**
  * For logs and benchmarks: whether the index's memory can be on huge pages. `advised` the most
- * bytes the index advised at once so far, -1 if its advice could not be given.
+ * bytes the index advised at once so far (for or against huge pages, as `enabled`), -1 if its
+ * advice could not be given.
  */
 export function hugePagesState(enabled: boolean, advised: number): string {
   const mode = transparentHugePages();
-  if (mode === 'always') return 'always (transparent huge pages)';
   if (mode === 'never' || mode === 'unavailable') return `no (transparent huge pages ${mode})`;
-  if (!enabled) return 'no (turned off)';
+  if (!enabled) return mode === 'always' && advised < 0 ? 'always (transparent huge pages; not turned off)' : 'no (turned off)';
+  if (mode === 'always') return 'always (transparent huge pages)';
   if (advised > 0) return 'advised';
   if (advised === 0) return 'no (smaller than a huge page)';
   return `no (${nativeKernels().kernels ? 'advice refused' : 'native kernels not loaded'})`;

@@ -17,8 +17,8 @@ export interface NativeKernelsAddon {
   scoreList(memory: Uint8Array, stride: number, ...scoreI4List: Parameters<Kernel['scoreI4List']>): void;
   /** dst[i] ^= src[srcOffset + i] for every byte of dst. */
   xorInto(dst: Uint8Array, src: Uint8Array, srcOffset: number): void;
-  /** madvise(MADV_HUGEPAGE) over the whole 2 MiB pages inside `memory`: the bytes advised, -1 if refused (huge-pages.ts). */
-  adviseHugePages(memory: Uint8Array): number;
+  /** madvise(MADV_HUGEPAGE, or MADV_NOHUGEPAGE) over the whole 2 MiB pages inside `memory`: the bytes advised, -1 if refused (huge-pages.ts). */
+  adviseHugePages(memory: Uint8Array, huge: boolean): number;
   isa(): { level: number; name: string };
 }
 

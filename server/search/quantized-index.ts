@@ -463,8 +463,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly hugePagesOn: boolean;
   private hugePagesAdvised = -1;
 
+  // Turned off, the advice is against huge pages: where they are `always`, false alone would not keep them off.
   private adviseHugePages(): void {
-    if (this.hugePagesOn) this.hugePagesAdvised = Math.max(this.hugePagesAdvised, adviseHugePages(this.memory));
+    this.hugePagesAdvised = Math.max(this.hugePagesAdvised, adviseHugePages(this.memory, this.hugePagesOn));
   }
 
   /** Whether the codes are on huge pages: `advised`, `always (...)` or `no (why)` (huge-pages.ts). */

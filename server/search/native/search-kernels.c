@@ -13,6 +13,7 @@
 // server/search/native-kernels.ts, which falls back to the WebAssembly kernel where it is missing.
 #include <node_api.h>
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -361,29 +362,33 @@ static napi_value xor_into(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-// adviseHugePages(memory: Uint8Array) -> bytes: madvise(MADV_HUGEPAGE) over the whole 2 MiB pages
-// inside the memory, so that the pages the index touches next are huge where the kernel's
-// transparent huge pages are set to `madvise` (Debian's default; `always` needs no advice). A scan
-// of a 4 KiB-paged gallery takes a page walk every 4 KiB, and inside a VM each walk is two. Returns
-// the bytes advised (0: no whole 2 MiB page inside), or -1 where Linux has no such advice or refused
-// it (the memory is unchanged then).
+// adviseHugePages(memory: Uint8Array, huge: boolean) -> bytes: madvise(MADV_HUGEPAGE) over the whole
+// 2 MiB pages inside the memory, so that the pages the index touches next are huge where the
+// kernel's transparent huge pages are set to `madvise` (Debian's default; `always` needs no advice).
+// A scan of a 4 KiB-paged gallery takes a page walk every 4 KiB, and inside a VM each walk is two.
+// `huge` false: MADV_NOHUGEPAGE, 4 KiB pages even where they are `always`. Returns the bytes
+// advised (0: no whole 2 MiB page inside), or -1 where Linux has no such advice or refused it (the
+// memory is unchanged then).
 static napi_value advise_huge_pages(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
+  size_t argc = 2;
+  napi_value argv[2];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   uint8_t *data;
   size_t length;
-  if (argc != 1 || !arg_bytes(env, argv[0], &data, &length)) {
+  bool huge;
+  if (argc != 2 || !arg_bytes(env, argv[0], &data, &length) || napi_get_value_bool(env, argv[1], &huge) != napi_ok) {
     napi_throw_error(env, NULL, "search-kernels: argumento no válido");
     return NULL;
   }
   double advised = -1;
-#ifdef MADV_HUGEPAGE
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  uintptr_t from = ((uintptr_t)data + huge - 1) & ~(huge - 1);
-  uintptr_t to = ((uintptr_t)data + length) & ~(huge - 1);
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+  const uintptr_t page = (uintptr_t)2 << 20;
+  uintptr_t from = ((uintptr_t)data + page - 1) & ~(page - 1);
+  uintptr_t to = ((uintptr_t)data + length) & ~(page - 1);
   if (to <= from) advised = 0;
-  else if (madvise((void *)from, to - from, MADV_HUGEPAGE) == 0) advised = (double)(to - from);
+  else if (madvise((void *)from, to - from, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) == 0) advised = (double)(to - from);
+#else
+  (void)huge;
 #endif
   napi_value result;
   CHECK(napi_create_double(env, advised, &result));
