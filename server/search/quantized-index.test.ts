@@ -168,21 +168,28 @@ describe('QuantizedEmbeddingIndex', () => {
     });
   }
 
-  it('scans on two threads with the same result, the long 4-bit list scored on both', async () => {
+  it('scans on two threads with the same result, a long 4-bit list scored on both', async () => {
     const dim = 128;
     const one = new QuantizedEmbeddingIndex(dim);
-    // 2048 rows kept per thread: the list scored at 4 bits is long enough to be split.
-    const two = await QuantizedEmbeddingIndex.create(dim, { threads: 2, parallelFrom: 0, firstPass: 2048 });
+    const two = await QuantizedEmbeddingIndex.create(dim, { threads: 2, parallelFrom: 0 });
     expect(two.threads).toBe(2);
     for (const [id, list] of gallery(5, 2000, dim)) {
       one.set(id, list);
       two.set(id, list);
     }
+    // A crowd of near copies of one face: every one of them is within the bound of the k-th
+    // score, so the 4-bit list is long enough to be split between the threads.
     const r = rng(3);
+    const face = randomVec(r, dim);
+    for (let i = 0; i < 6000; i++) {
+      const v = noisy(r, face, 0.05);
+      one.set(`crowd${i}`, [v]);
+      two.set(`crowd${i}`, [v]);
+    }
     for (let i = 0; i < 20; i++) {
-      const probe = randomVec(r, dim);
+      const probe = i % 2 ? randomVec(r, dim) : noisy(r, face, 0.05);
       expectSame(two.search(probe, 10), one.search(probe, 10));
-      expect(two.lastSearch.refinedRows).toBeGreaterThanOrEqual(2048);
+      if (i % 2 === 0) expect(two.lastSearch.refinedRows).toBeGreaterThanOrEqual(2048);
       // The first pass's time splits into the caller's half and its wait; the worker times its own half.
       const t = two.lastSearch;
       expect(t.firstPassOwnMs).toBeGreaterThan(0);
@@ -191,6 +198,27 @@ describe('QuantizedEmbeddingIndex', () => {
       expect(one.lastSearch.firstPassOwnMs).toBe(0);
     }
     await two.close();
+  });
+
+  it('scores at 4 bits and re-ranks only the rows the bound asks for, with the exact answer', () => {
+    const dim = 256;
+    const exact = new EmbeddingIndex(dim);
+    // A first list far longer than the bound needs: most of it is never scored further.
+    const fast = new QuantizedEmbeddingIndex(dim, { firstPass: 4096 });
+    const g = gallery(21, 8000, dim);
+    for (const [id, list] of g) {
+      exact.set(id, list);
+      fast.set(id, list);
+    }
+    const r = rng(8);
+    for (let i = 0; i < 10; i++) {
+      const probe = noisy(r, g[i * 101]![1][0]!, 0.5);
+      expectSame(fast.search(probe, 10), exact.search(probe, 10));
+      const t = fast.lastSearch;
+      expect(t.firstPassRows).toBeGreaterThanOrEqual(4096);
+      expect(t.refinedRows).toBeLessThan(t.firstPassRows / 2);
+      expect(t.rerankedRows).toBeLessThan(t.refinedRows / 4);
+    }
   });
 
   it('takes the best sample of each person, once per person', () => {

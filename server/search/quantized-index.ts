@@ -4,12 +4,14 @@ import { closeSync, fsyncSync, openSync, readSync, renameSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import { dot, normalize } from '../matching/similarity.js';
+import { normalize } from '../matching/similarity.js';
 import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
 import { adviseHugePages, hugePagesState } from './huge-pages.js';
 import { nativeKernels, withNativeKernel, type NativeKernels, type ScanKernel } from './native-kernels.js';
 import { scanShard, selectNth } from './scan-shard.js';
+import { FirstPassSizer, kthLargest, topIndices } from './shortlist.js';
+import { hashAndDotRows, rowHash } from './row-scores.js';
 import { RowCipher } from './row-cipher.js';
 import { packSlotIds, SlotIds } from './slot-ids.js';
 import {
@@ -70,7 +72,10 @@ export interface QuantizedIndexOptions {
    * Without it both are in clear (benchmarks, tests).
    */
   sealKey?: Buffer;
-  /** Rows re-ranked exactly at first: max(shortlist, shortlistPerHit * k); widened when the bound asks. */
+  /**
+   * Rows of best 4-bit bound re-ranked exactly at first, max(shortlist, shortlistPerHit * k) (16
+   * and 2 by default): their k-th score tells which other rows the bound asks to re-rank.
+   */
   shortlist?: number;
   shortlistPerHit?: number;
   /** Rows kept per thread by the first pass at first (2048 over 2-bit codes, 512 over 4-bit); widened when the bound asks. */
@@ -106,13 +111,23 @@ export interface QuantizedIndexOptions {
   prefix?: boolean;
 }
 
-/** The first pass's rows, the score below which rows were left out, and whether a list was full. */
+/** The first pass's rows and their bounds, the score below which rows were left out, and whether a list was full. */
 interface FirstPass {
   rows: Int32Array;
+  /** Each row's first-pass score (the pass's units: an upper bound over 2-bit codes). */
+  scores: Float32Array;
   cutoff: number;
   full: boolean;
-  /** How many of the rows scored at least `floor` (in the pass's units). */
-  countAbove(floor: number): number;
+}
+
+/** One search's exact scores so far (best sample per person slot) and what it asked for. */
+interface Shortlist {
+  q: Float32Array;
+  s16: number;
+  excludeSlot: number;
+  wanted: number;
+  trace: SearchTrace;
+  scored: Map<number, number>;
 }
 
 /** What the last search did (for the benchmark and the tests). */
@@ -154,9 +169,8 @@ const emptyTrace = (): SearchTrace => ({
 
 const BLOCK = 4096; // rows per kernel call, a multiple of 32
 const MAX_KEEP = 65536; // the longest shortlist per thread
-// The first list is sized at this many times what the previous search needed: a rescan of every
-// row costs far more than scoring a few more candidates at 4 bits.
-const SAFETY = 3;
+// The first pass's rows of highest bound scored at 4 bits before any other (settle()).
+const TIER_A = 256;
 const THREADS_MAX = 2;
 /** Threads that may code a bulk load at once, each in its own working space. */
 const BULK_CODERS_MAX = 4;
@@ -251,13 +265,6 @@ for (;;) {
 `;
 }
 
-/** FNV-1a over a float row's bits: each re-ranked row read back from disk is checked against it. */
-function rowHash(bits: Int32Array): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i]!, 0x01000193);
-  return h | 0;
-}
-
 /**
  * A 1:N index with the API of `EmbeddingIndex` and the same scores, for galleries of millions
  * (docs/search-index.md). Every row is rotated (random signs + Walsh-Hadamard) and coded twice:
@@ -335,7 +342,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private readonly snapshotSegmentBytes: number;
   private readonly sealKey: Buffer | undefined;
   private adaptiveFirstPass: number;
-  private readonly firstPassFloor: number;
+  private readonly firstPassSizer: FirstPassSizer;
   lastSearch: SearchTrace = emptyTrace();
 
   constructor(
@@ -384,13 +391,13 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.vectors = options.vectorFile ? this.fileStore(options.vectorFile) : new MemoryVectorStore(dim);
     if (this.vectors instanceof FileVectorStore) this.vectors.expectRows(options.capacity ?? 0);
     this.parallelFrom = options.parallelFrom ?? 65536;
-    this.shortlist = options.shortlist ?? 64;
-    this.shortlistPerHit = options.shortlistPerHit ?? 8;
+    this.shortlist = options.shortlist ?? 16;
+    this.shortlistPerHit = options.shortlistPerHit ?? 2;
     // The list the first search starts from; later ones start from what the previous one needed.
     this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? (this.firstMode === 2 ? 2048 : 512));
     this.adaptiveFirstPass = this.firstPass;
     // Unless fixed by the caller, the list may shrink to what the bound needs (small galleries need few rows).
-    this.firstPassFloor = options.firstPass ?? 128;
+    this.firstPassSizer = new FirstPassSizer(options.firstPass ?? 128, MAX_KEEP);
     this.margin = options.margin ?? 4;
     this.prefix = options.prefix ?? false;
     this.reserve(Math.max(1024, options.capacity ?? 0));
@@ -877,57 +884,43 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const e1 = fast ? Math.sqrt((this.alpha2Max ** 2 * this.pairs) / 12) / (sLut || 1) : this.err4Max / Math.sqrt(this.dpad);
     const unit1 = fast ? sLut : s16;
     this.eScale = fast ? this.margin * sLut : 0;
-    const extra = excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0;
+    // A row of the first pass is worth scoring further only if its bound reaches this (pass units).
+    const floorFor = (sk: number) => (sk - this.margin * e1) * unit1;
     let keep1 = this.adaptiveFirstPass;
-    let keep2 = Math.max(this.shortlist, this.shortlistPerHit * k) + extra;
     const trace = emptyTrace();
     this.lastSearch = trace;
     const timedFirstPass = (keep: number, floor?: number) => {
       const t0 = performance.now();
       const result = this.firstPassRows(keep, floor);
       trace.firstPassMs += performance.now() - t0;
+      trace.passes++;
       return result;
     };
+    const extra = excludeSlot >= 0 ? this.slotSamples[excludeSlot]! : 0;
+    const list: Shortlist = { q, s16, excludeSlot, wanted, trace, scored: new Map() };
+    const round1 = Math.max(this.shortlist, this.shortlistPerHit * k) + extra;
     let first = timedFirstPass(keep1);
-    trace.passes++;
     for (;;) {
-      const t1 = performance.now();
-      const second = this.refine(first.rows, keep2, s16);
-      const t2 = performance.now();
-      const hits = this.rerank(q, second.rows, k, excludeSlot);
-      trace.refineMs += t2 - t1;
-      trace.rerankMs += performance.now() - t2;
+      const sk = this.settle(list, first, floorFor, round1, extra);
       trace.firstPassRows = first.rows.length;
-      trace.refinedRows = first.rows.length;
-      trace.rerankedRows = second.rows.length;
-      // Too few persons in the shortlist (many samples each): widen. Otherwise a row left out by a
-      // pass scored at most that pass's cutoff; it can beat the k-th exact score only if its
-      // error exceeds `margin` standard deviations.
-      const short = hits.length < wanted;
-      const sk = short ? -Infinity : hits[wanted - 1]!.score;
-      const floor1 = (sk - this.margin * e1) * unit1;
-      const grow1 = short || first.cutoff > floor1;
-      const grow2 = short || second.cutoff > sk;
-      const canGrow1 = keep1 < MAX_KEEP && first.full;
-      const canGrow2 = second.rows.length < first.rows.length;
-      if (!grow1 && !grow2) {
-        // The next search starts from the list this one needed (the rows at or above the floor,
-        // per thread, with room to spare): galleries and probes change slowly.
-        const needed = Math.ceil((SAFETY * first.countAbove(floor1)) / this.threads) + 32;
-        this.adaptiveFirstPass = Math.min(MAX_KEEP, Math.max(this.firstPassFloor, needed));
-        return hits;
+      // A row the first pass left out scored at most its cutoff; it can beat the k-th exact score
+      // only if its error exceeds `margin` standard deviations.
+      const floor1 = floorFor(sk);
+      if (!(first.cutoff > floor1)) {
+        // The next search starts from a list sized on what the recent ones needed.
+        let needed = 0;
+        for (let i = 0; i < first.scores.length; i++) if (first.scores[i]! >= floor1) needed++;
+        this.adaptiveFirstPass = this.firstPassSizer.record(needed / this.threads);
+        return this.best(list, k);
       }
-      if (grow2 && canGrow2) keep2 *= 2;
-      else if (grow1 && canGrow1) {
+      if (keep1 < MAX_KEEP && first.full) {
         // Scan again for every row at or above the floor: the k-th exact score can only rise
         // as candidates are added, so one more scan suffices unless the list overflows.
         keep1 = MAX_KEEP;
-        first = timedFirstPass(keep1, short ? -Infinity : floor1);
-        trace.passes++;
-      } else if (grow1 && canGrow2) keep2 *= 2;
-      else {
+        first = timedFirstPass(keep1, sk === -Infinity ? -Infinity : floor1);
+      } else {
         trace.unsure = true;
-        return hits;
+        return this.best(list, k);
       }
     }
   }
@@ -1020,16 +1013,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
         scores[w] = sc[2 * i + 1]!;
       }
     }
-    return {
-      rows,
-      cutoff,
-      full,
-      countAbove: (floor: number) => {
-        let c = 0;
-        for (let i = 0; i < total; i++) if (scores[i]! >= floor) c++;
-        return c;
-      },
-    };
+    return { rows, scores, cutoff, full };
   }
 
   /** Hands the task set in the control words to the scan worker; its generation. */
@@ -1055,12 +1039,60 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   /**
-   * The 4-bit score of each candidate, raised by `margin` times its own error (residual norm /
-   * sqrt(dpad)): an upper bound of its exact score but with a negligible chance. Keeps the `keep`
-   * highest bounds; returns the highest bound left out (in score units).
+   * Scores the first pass's rows further, only as far as the bound asks, and re-ranks exactly
+   * every person who may be in the top `wanted`; returns the `wanted`-th exact score so far
+   * (-Infinity while fewer persons were scored). In three steps:
+   * 1. the rows of highest first-pass bound (TIER_A, or 16 per person wanted) are scored at 4 bits
+   *    and the best of those bounds re-ranked exactly (at least `round1` rows, more until `wanted`
+   *    persons are scored): their `wanted`-th score is a lower bound of the final one;
+   * 2. of the other rows, only those whose first-pass bound reaches that lower bound's floor are
+   *    scored at 4 bits (at 1M x 512 about a third of the list: the rest could not beat it);
+   * 3. every row scored whose 4-bit bound exceeds the `wanted`-th exact score is re-ranked.
+   * Every row not re-ranked then has a bound below the final score; the caller checks the rows
+   * the first pass left out.
    */
-  private refine(candidates: Int32Array, keep: number, s16: number): { rows: Int32Array; cutoff: number } {
+  private settle(list: Shortlist, first: FirstPass, floorFor: (sk: number) => number, round1: number, extra: number): number {
+    const { rows, scores } = first;
+    const n = rows.length;
+    const inA = topIndices(scores, Math.min(n, Math.max(TIER_A, 16 * list.wanted) + extra));
+    const rowsA = Int32Array.from(inA, (i) => rows[i]!);
+    const boundsA = this.bounds4(rowsA, list);
+    for (let r = Math.max(1, Math.min(round1, rowsA.length)); ; r = Math.min(2 * r, rowsA.length)) {
+      const picked = topIndices(boundsA, r);
+      this.rerankInto(
+        list,
+        Int32Array.from(picked, (i) => rowsA[i]!),
+      );
+      if (list.scored.size >= list.wanted || r >= rowsA.length) break;
+    }
+    const floorB = floorFor(kthLargest(list.scored.values(), list.wanted));
+    const marked = new Uint8Array(n);
+    for (const i of inA) marked[i] = 1;
+    let countB = 0;
+    for (let i = 0; i < n; i++) if (!marked[i] && scores[i]! >= floorB) countB++;
+    const rowsB = new Int32Array(countB);
+    for (let i = 0, w = 0; i < n; i++) if (!marked[i] && scores[i]! >= floorB) rowsB[w++] = rows[i]!;
+    const boundsB = this.bounds4(rowsB, list);
+    const sk = kthLargest(list.scored.values(), list.wanted);
+    const beyond: number[] = [];
+    const collect = (r: Int32Array, b: Float32Array) => {
+      for (let i = 0; i < r.length; i++) if (b[i]! > sk && !list.scored.has(this.rowSlot[r[i]!]!)) beyond.push(r[i]!);
+    };
+    collect(rowsA, boundsA);
+    collect(rowsB, boundsB);
+    this.rerankInto(list, beyond);
+    return kthLargest(list.scored.values(), list.wanted);
+  }
+
+  /**
+   * The 4-bit score of each row, raised by `margin` times its own error (residual norm /
+   * sqrt(dpad)): an upper bound of its exact score but with a negligible chance (score units).
+   */
+  private bounds4(candidates: Int32Array, list: Shortlist): Float32Array {
     const n = candidates.length;
+    const bound = new Float32Array(n);
+    if (n === 0) return bound;
+    const t0 = performance.now();
     const buffer = this.memory.buffer;
     // The first pass's results are consumed: its area holds the list and the scores.
     const listAt = this.resAt;
@@ -1084,58 +1116,62 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     } else {
       this.scanKernel.scoreI4List(this.probeAt, this.codesAt, this.scales4At, listAt, n, scoresAt);
     }
-    if (n <= keep) return { rows: candidates, cutoff: -Infinity };
     const scores = new Float32Array(buffer, scoresAt, n);
     const m = this.margin / Math.sqrt(this.dpad);
-    const bound = new Float32Array(n);
-    for (let i = 0; i < n; i++) bound[i] = scores[i]! / s16 + m * this.rowErr4[candidates[i]!]!;
-    // The keep-th largest bound and the largest below it, by selection (no sort of the list).
-    const order = bound.slice();
-    const thr = selectNth(order, n - keep);
-    let cutoff = -Infinity;
-    for (let i = 0; i < n - keep; i++) cutoff = Math.max(cutoff, order[i]!);
-    let ties = keep;
-    for (let i = 0; i < n; i++) if (bound[i]! > thr) ties--;
-    const rows = new Int32Array(keep);
-    let w = 0;
-    for (let i = 0; i < n; i++) {
-      const b = bound[i]!;
-      if (b > thr || (b === thr && ties-- > 0)) rows[w++] = candidates[i]!;
-    }
-    return { rows, cutoff };
+    for (let i = 0; i < n; i++) bound[i] = scores[i]! / list.s16 + m * this.rowErr4[candidates[i]!]!;
+    list.trace.refinedRows += n;
+    list.trace.refineMs += performance.now() - t0;
+    return bound;
   }
 
-  /** Exact cosine over every sample of each person in the shortlist; the `k` best persons. */
-  private rerank(q: Float32Array, candidates: Int32Array, k: number, excludeSlot: number): SearchHit[] {
-    const seen = new Set<number>();
+  /** Exact cosine over every sample of each person of `candidates` not scored yet (best sample per person). */
+  private rerankInto(list: Shortlist, candidates: ArrayLike<number>): void {
+    const t0 = performance.now();
     const slots: number[] = [];
     const rows: number[] = [];
-    for (const row of candidates) {
-      const slot = this.rowSlot[row]!;
-      if (slot < 0 || slot === excludeSlot || seen.has(slot)) continue;
-      seen.add(slot);
+    for (let c = 0; c < candidates.length; c++) {
+      const slot = this.rowSlot[candidates[c]!]!;
+      if (slot < 0 || slot === list.excludeSlot || list.scored.has(slot)) continue;
+      list.scored.set(slot, -1);
       slots.push(slot);
       for (let r = this.slotHead[slot]!; r >= 0; r = this.rowNext[r]!) rows.push(r);
     }
-    // Every sample of the shortlist read (and, sealed, decrypted) at once.
-    if (this.rerankRows.length < rows.length * this.dim) this.rerankRows = new Float32Array(2 * rows.length * this.dim);
-    const floats = this.rerankRows;
-    this.vectors.readRows(rows, floats);
-    const hits: SearchHit[] = [];
+    if (!rows.length) return;
+    // Every sample of these persons read (and, sealed, decrypted) at once, then checked and scored.
+    const n = rows.length;
+    if (this.rerankRows.length < n * this.dim) {
+      this.rerankRows = new Float32Array(2 * n * this.dim);
+      this.rerankHashes = new Int32Array(2 * n);
+      this.rerankDots = new Float64Array(2 * n);
+    }
+    this.vectors.readRows(rows, this.rerankRows);
+    hashAndDotRows(list.q, this.rerankRows, this.dim, n, this.rerankHashes, this.rerankDots);
     let i = 0;
     for (const slot of slots) {
       let best = -1;
       for (let r = this.slotHead[slot]!; r >= 0; r = this.rowNext[r]!, i++) {
-        best = Math.max(best, dot(q, this.checked(floats.subarray(i * this.dim, (i + 1) * this.dim), r)));
+        if (this.rerankHashes[i] !== this.rowHashes[r])
+          throw new IndexIntegrityError(`índice: la fila ${r} no coincide con su suma de control`);
+        best = Math.max(best, this.rerankDots[i]!);
       }
-      hits.push({ idPersona: this.slotIds.get(slot)!, score: best });
+      list.scored.set(slot, best);
     }
-    hits.sort((a, b) => b.score - a.score);
-    return hits.slice(0, k);
+    list.trace.rerankedRows += rows.length;
+    list.trace.rerankMs += performance.now() - t0;
   }
 
-  /** The re-ranked rows' floats, grown as shortlists need. */
+  /** The `k` best persons scored, best first. */
+  private best(list: Shortlist, k: number): SearchHit[] {
+    return [...list.scored]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([slot, score]) => ({ idPersona: this.slotIds.get(slot)!, score }));
+  }
+
+  /** The re-ranked rows' floats, hashes and scores, grown as shortlists need. */
   private rerankRows = new Float32Array(0);
+  private rerankHashes = new Int32Array(0);
+  private rerankDots = new Float64Array(0);
 
   /**
    * Compacts, then writes the rows to `file` (through a temporary file, fsync and a rename): a
