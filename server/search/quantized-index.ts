@@ -393,7 +393,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.parallelFrom = options.parallelFrom ?? 65536;
     this.shortlist = options.shortlist ?? 16;
     this.shortlistPerHit = options.shortlistPerHit ?? 2;
-    // The list the first search starts from; later ones start from what the previous one needed.
+    // The list the first search starts from; later ones are sized on what recent ones needed (FirstPassSizer).
     this.firstPass = Math.min(MAX_KEEP, options.firstPass ?? (this.firstMode === 2 ? 2048 : 512));
     this.adaptiveFirstPass = this.firstPass;
     // Unless fixed by the caller, the list may shrink to what the bound needs (small galleries need few rows).
@@ -1046,7 +1046,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
    *    and the best of those bounds re-ranked exactly (at least `round1` rows, more until `wanted`
    *    persons are scored): their `wanted`-th score is a lower bound of the final one;
    * 2. of the other rows, only those whose first-pass bound reaches that lower bound's floor are
-   *    scored at 4 bits (at 1M x 512 about a third of the list: the rest could not beat it);
+   *    scored at 4 bits (at 1M x 512 about a quarter of the list: the rest could not beat it);
    * 3. every row scored whose 4-bit bound exceeds the `wanted`-th exact score is re-ranked.
    * Every row not re-ranked then has a bound below the final score; the caller checks the rows
    * the first pass left out.
@@ -1065,7 +1065,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       );
       if (list.scored.size >= list.wanted || r >= rowsA.length) break;
     }
-    const floorB = floorFor(kthLargest(list.scored.values(), list.wanted));
+    const lowest = kthLargest(list.scored.values(), list.wanted);
+    const floorB = lowest === -Infinity ? -Infinity : floorFor(lowest);
     const marked = new Uint8Array(n);
     for (const i of inA) marked[i] = 1;
     let countB = 0;
