@@ -265,6 +265,11 @@ for (;;) {
 `;
 }
 
+/** A float row read back that is not the row the index wrote (its hash differs). */
+function rowMismatch(row: number): IndexIntegrityError {
+  return new IndexIntegrityError(`índice: la fila ${row} no coincide con su suma de control`);
+}
+
 /**
  * A 1:N index with the API of `EmbeddingIndex` and the same scores, for galleries of millions
  * (docs/search-index.md). Every row is rotated (random signs + Walsh-Hadamard) and coded twice:
@@ -820,8 +825,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   }
 
   private checked(v: Float32Array, row: number): Float32Array {
-    if (this.hashOf(v) !== this.rowHashes[row])
-      throw new IndexIntegrityError(`índice: la fila ${row} no coincide con su suma de control`);
+    if (this.hashOf(v) !== this.rowHashes[row]) throw rowMismatch(row);
     return v;
   }
 
@@ -1151,8 +1155,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     for (const slot of slots) {
       let best = -1;
       for (let r = this.slotHead[slot]!; r >= 0; r = this.rowNext[r]!, i++) {
-        if (this.rerankHashes[i] !== this.rowHashes[r])
-          throw new IndexIntegrityError(`índice: la fila ${r} no coincide con su suma de control`);
+        if (this.rerankHashes[i] !== this.rowHashes[r]) throw rowMismatch(r);
         best = Math.max(best, this.rerankDots[i]!);
       }
       list.scored.set(slot, best);

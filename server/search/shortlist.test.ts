@@ -17,6 +17,8 @@ describe('kthLargest', () => {
     expect(kthLargest([3, 1, 2], 1)).toBe(3);
     expect(kthLargest([3, 1, 2], 3)).toBe(1);
     expect(kthLargest(new Map([[1, 0.5]]).values(), 2)).toBe(-Infinity);
+    // Exact scores keep their float64 value (a float32 would round 0.1 up).
+    expect(kthLargest([0.1, 0.3], 2)).toBe(0.1);
   });
 });
 

@@ -17,11 +17,15 @@ export function topIndices(values: Float32Array, m: number): Int32Array {
   return out;
 }
 
-/** The `k`-th largest of `values` (k from 1), or -Infinity when there are fewer than k. */
+/**
+ * The `k`-th largest of `values` (k from 1), or -Infinity when there are fewer than k. In float64:
+ * these are exact scores, compared with bounds that must not lose a row to rounding (a few dozen
+ * values a search, so a sort).
+ */
 export function kthLargest(values: Iterable<number>, k: number): number {
-  const all = Float32Array.from(values);
+  const all = Float64Array.from(values).sort();
   if (k <= 0 || all.length < k) return -Infinity;
-  return selectNth(all, all.length - k);
+  return all[all.length - k]!;
 }
 
 /**
