@@ -31,8 +31,8 @@ export function kthLargest(values: Iterable<number>, k: number): number {
 /**
  * How many rows the first pass keeps per thread: twice the most that any of the last `window`
  * searches needed. Probes differ: one needing three times what the one before it needed is not
- * rare (about 2 % at 1M x 512), and every row rescanned costs far more than a row kept, now that
- * only the rows the bound asks for are scored at 4 bits.
+ * rare (at 1M x 512, docs/search-index.md), and a rescan of every row costs far more than a row
+ * kept, now that only the rows the bound asks for are scored at 4 bits.
  */
 export class FirstPassSizer {
   private readonly needs: number[] = [];
