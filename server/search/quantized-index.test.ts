@@ -189,7 +189,12 @@ describe('QuantizedEmbeddingIndex', () => {
     for (let i = 0; i < 20; i++) {
       const probe = i % 2 ? randomVec(r, dim) : noisy(r, face, 0.05);
       expectSame(two.search(probe, 10), one.search(probe, 10));
-      if (i % 2 === 0) expect(two.lastSearch.refinedRows).toBeGreaterThanOrEqual(2048);
+      // Past 5,000 rows over at most two settles (each at most 256 rows before the rest), one
+      // list scored reached the 2,048 rows from which the worker scores half of it.
+      if (i % 2 === 0) {
+        expect(two.lastSearch.passes).toBeLessThanOrEqual(2);
+        expect(two.lastSearch.refinedRows).toBeGreaterThanOrEqual(5000);
+      }
       // The first pass's time splits into the caller's half and its wait; the worker times its own half.
       const t = two.lastSearch;
       expect(t.firstPassOwnMs).toBeGreaterThan(0);

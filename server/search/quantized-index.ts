@@ -1137,6 +1137,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     for (let c = 0; c < candidates.length; c++) {
       const slot = this.rowSlot[candidates[c]!]!;
       if (slot < 0 || slot === list.excludeSlot || list.scored.has(slot)) continue;
+      // Held until scored below, so that a person listed twice is read once.
       list.scored.set(slot, -1);
       slots.push(slot);
       for (let r = this.slotHead[slot]!; r >= 0; r = this.rowNext[r]!) rows.push(r);
