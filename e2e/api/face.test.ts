@@ -124,6 +124,32 @@ describe('extraer-datos-rostro-UI', () => {
     expect((await call('extractFace', { template: await faceTemplate('face-a.jpg') })).status).toBe('OK'); // a small face in the background
   });
 
+  it('describes the face, not a larger half face at the edge of the frame', async () => {
+    // face-a's left edge (the back of his head before a painting, which Human boxes at about 0.5)
+    // enlarged beside the whole face made smaller: the doubtful box is the larger of the two.
+    const photo = fixture('face-a.jpg');
+    const edge = await sharp(photo).extract({ left: 0, top: 0, width: 560, height: 600 }).resize(420).toBuffer();
+    const whole = await sharp(photo).extract({ left: 250, top: 110, width: 800, height: 800 }).resize(280).toBuffer();
+    const frame = await sharp({ create: { width: 710, height: 450, channels: 3, background: 'grey' } })
+      .composite([
+        { input: edge, left: 0, top: 0 },
+        { input: whole, left: 430, top: 85 },
+      ])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const template = await encodeTemplate({ kind: 'face', frames: [{ data: new Uint8Array(frame) }], device: { kind: 'file' } });
+    const data = await call('extractFace', { template, parametros: { useCache: false } });
+    expect(data.status).toBe('OK');
+    const { x, width } = props(data).position;
+    expect(x).toBeGreaterThan(355); // the face on the right
+    expect(width).toBeGreaterThan(200);
+    // Below the default minConfidence (80) the box is no face; a request that lowers it counts the
+    // box again, and then cannot tell whom to describe.
+    expect((await call('extractFace', { template, parametros: { minConfidence: 40 } })).status).toBe('TEMPLATE_MULTIPLE_FACES');
+    // The other operations choose their face with the default too.
+    expect((await call('spoof', { template })).status).not.toBe('TEMPLATE_MULTIPLE_FACES');
+  });
+
   it('says the template is invalid when a frame cannot be decoded', async () => {
     const jpeg = fixture('face-a.jpg');
     const sos = jpeg.findIndex((b, i) => b === 0xff && jpeg[i + 1] === 0xda);

@@ -28,6 +28,11 @@ export interface AnalyzeOptions {
   /** Which face to describe: the dominant one (operations) or simply the largest (evaluation). */
   majorPolicy?: 'dominant' | 'largest';
   /**
+   * Detector confidence (0..1) a detection needs to be chosen as the face when a surer one is in the
+   * frame (`minConfidence` / 100; DEFAULT_MIN_FACE_SCORE when absent).
+   */
+  minFaceScore?: number;
+  /**
    * Also run FaceAntiSpoofing (`spoofModel`). Off unless asked: about a second per frame on the
    * station's CPU, and not yet useful on the fixtures (docs/face-engine.md).
    */

@@ -278,6 +278,7 @@ function extractOptions(params: ExtractParameters): AnalyzeOptions {
     scaleH: params.scaleH,
     frameJpeg: true,
     clahe: { enabled: params.useCLAHE, minClip: params.minCLAHE, maxClip: params.maxCLAHE },
+    minFaceScore: params.minConfidence / 100,
   };
 }
 
@@ -306,7 +307,11 @@ function extractResult(
     properties: null,
     uiTemplateMetadata,
   };
-  const selection = selectFrames(analyses, { onlyMajor: params.detectOnlyMajorFace, impostors });
+  const selection = selectFrames(analyses, {
+    onlyMajor: params.detectOnlyMajorFace,
+    impostors,
+    minFaceScore: params.minConfidence / 100,
+  });
   if (!selection.ok)
     return {
       exception: true,

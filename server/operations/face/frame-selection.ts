@@ -42,11 +42,11 @@ const byQuality = (a: UsableFrame, b: UsableFrame): number => b.quality.score - 
  */
 export function selectFrames(
   analyses: readonly FrameAnalysis[],
-  options: { onlyMajor: boolean; impostors: ImpostorModel },
+  options: { onlyMajor: boolean; impostors: ImpostorModel; minFaceScore?: number },
 ): ProbeSelection {
   const frames: UsableFrame[] = [];
   for (const [index, analysis] of analyses.entries()) {
-    const decision = chooseMajorFace(analysis.faces, analysis, options.onlyMajor);
+    const decision = chooseMajorFace(analysis.faces, analysis, options.onlyMajor, options.minFaceScore);
     if (decision.kind === 'ambiguous') {
       return {
         ok: false,

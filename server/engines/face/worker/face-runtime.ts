@@ -13,7 +13,7 @@ import {
   toDegrees,
   tokenPortraitBox,
 } from '../analysis/geometry.js';
-import { chooseMajorFace } from '../analysis/major-face.js';
+import { chooseMajorFace, largestFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
 import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
@@ -167,10 +167,11 @@ export class FaceRuntime {
       box: { x: f.box[0], y: f.box[1], width: f.box[2], height: f.box[3] },
       score: f.score,
     }));
+    const largest = options.majorPolicy === 'largest' ? largestFace(faces, options.minFaceScore) : null;
     const decision =
-      options.majorPolicy === 'largest' && faces.length > 0
-        ? ({ kind: 'single', index: 0 } as const)
-        : chooseMajorFace(faces, frame, true);
+      largest !== null
+        ? ({ kind: 'single', index: largest } as const)
+        : chooseMajorFace(faces, frame, true, options.minFaceScore);
     // JPEG encodes run on libuv's threads while this thread runs the models: started early, awaited last.
     const frameJpegP = options.frameJpeg ? frameImage(image, frame) : null;
     void frameJpegP?.catch(() => undefined);
