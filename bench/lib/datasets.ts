@@ -30,7 +30,7 @@ export function facesPairs(): LabelledImage[] {
   const dir = path.join(FIXTURES, 'faces-pairs');
   return readFileSync(path.join(dir, 'identity_groups_DERIVED.csv'), 'utf8')
     .trim()
-    .split('\n')
+    .split(/\r?\n/)
     .slice(1)
     .map((line) => line.split(','))
     .filter(([file]) => file && existsSync(path.join(dir, file)))
@@ -57,7 +57,7 @@ export interface CelebaImage extends LabelledImage {
 /** A CelebA folder (images/ + labels.csv). Non-commercial: evaluation only, never shipped or fitted. */
 export function celeba(dirName: 'faces-celeba-dev' | 'attributes-celeba-dev'): CelebaImage[] {
   const dir = path.join(FIXTURES, dirName);
-  const [header, ...rows] = readFileSync(path.join(dir, 'labels.csv'), 'utf8').trim().split('\n');
+  const [header, ...rows] = readFileSync(path.join(dir, 'labels.csv'), 'utf8').trim().split(/\r?\n/);
   const names = header!.split(',');
   return rows.map((row) => {
     const cells = row.split(',');
