@@ -8,24 +8,45 @@ const face = (x: number, y: number, size: number, score = 1, height = size): Det
   box: { x, y, width: size, height },
   score,
 });
+// As Human boxed a singer: a doubted box over her hair, face and microphone, around her face.
+const singer = [face(0, 0, 238, 0.65, 334), face(128, 98, 161)];
 
 describe('chooseMajorFace', () => {
-  it('takes the vendor minConfidence default as the floor of a face', () => {
+  it('takes the vendor minConfidence default as the score of a sure face', () => {
     expect(DEFAULT_MIN_FACE_SCORE * 100).toBe(extractParametersSchema.parse({}).minConfidence);
   });
 
-  it('describes the sure face beside a larger doubtful box instead of the box', () => {
-    // A box half over the face at 0.65, larger than it (as Human places on a singer behind a microphone).
-    const faces = [face(0, 0, 238, 0.65, 334), face(128, 98, 161)];
-    expect(chooseMajorFace(faces, frame, true)).toEqual({ kind: 'dominant', index: 1, others: 1 });
-    expect(largestFace(faces)).toBe(1);
+  it('describes the sure face, not a doubted box drawn around it', () => {
+    expect(chooseMajorFace(singer, frame, true)).toEqual({ kind: 'dominant', index: 1, others: 1 });
+    expect(chooseMajorFace(singer, frame, false)).toEqual({ kind: 'dominant', index: 1, others: 1 });
+    expect(largestFace(singer)).toBe(1);
   });
 
-  it('does not let a doubtful detection of similar size make the frame ambiguous', () => {
-    const faces = [face(300, 150, 120, 0.62), face(150, 150, 120)];
-    expect(chooseMajorFace(faces, frame, true)).toEqual({ kind: 'dominant', index: 1, others: 1 });
-    // With detectOnlyMajorFace off, it is still one face.
-    expect(chooseMajorFace(faces, frame, false)).toEqual({ kind: 'dominant', index: 1, others: 1 });
+  it('a request may lower the floor: the doubted box is then a face, and the larger', () => {
+    expect(chooseMajorFace(singer, frame, true, 0.5)).toEqual({ kind: 'dominant', index: 0, others: 1 });
+    expect(largestFace(singer, 0.5)).toBe(0);
+  });
+
+  it('keeps a doubted face apart from the sure one: it may be the person enrolled', () => {
+    // Sunglasses in front (doubted, larger), a colleague behind (sure, smaller): not the colleague.
+    const faces = [face(60, 80, 260, 0.62), face(420, 60, 110)];
+    expect(faceCandidates(faces)).toEqual([0, 1]);
+    expect(chooseMajorFace(faces, frame, true)).toEqual({ kind: 'dominant', index: 0, others: 1 });
+    expect(largestFace(faces)).toBe(0);
+    // Of similar size, the two are rivals.
+    expect(chooseMajorFace([face(300, 150, 120, 0.62), face(150, 150, 120)], frame, true)).toEqual({
+      kind: 'ambiguous',
+      count: 2,
+    });
+  });
+
+  it('needs the doubted box to hold the centre and half of the sure face', () => {
+    // Overlapping a corner of the face only: a separate detection.
+    expect(faceCandidates([face(0, 0, 200, 0.5), face(150, 150, 120)])).toEqual([0, 1]);
+    // Its centre held, but not half of it.
+    expect(faceCandidates([face(0, 0, 215, 0.5, 165), face(150, 100, 120)])).toEqual([0, 1]);
+    // Both.
+    expect(faceCandidates([face(0, 0, 240, 0.5, 480), face(150, 100, 120)])).toEqual([1]);
   });
 
   it('still refuses two sure faces of similar size, and keeps a clearly larger one over a bystander', () => {
@@ -38,12 +59,6 @@ describe('chooseMajorFace', () => {
       index: 1,
       others: 1,
     });
-  });
-
-  it('a request may lower the floor: the doubtful box then counts again', () => {
-    const faces = [face(0, 0, 238, 0.65, 334), face(128, 98, 161)];
-    expect(chooseMajorFace(faces, frame, true, 0.5)).toEqual({ kind: 'dominant', index: 0, others: 1 });
-    expect(largestFace(faces, 0.5)).toBe(0);
   });
 
   it('chooses among all detections when none is sure, so a lone doubtful face is still described', () => {

@@ -5,22 +5,37 @@ import { area } from './geometry.js';
 export const RIVAL_WIDTH_RATIO = 0.75;
 
 /**
- * The detector confidence below which a detection is not taken for a face when a surer one is in
- * the frame: the vendor's `minConfidence` default (80). Human's mesh scores real faces facing the
- * camera at 0.94-1, and places boxes at 0.2-0.87 on hands, printed text, a dog, hair or a box
- * larger than the face it half covers; such a box must neither be described instead of the face
- * nor make it ambiguous (docs/face-engine.md, "Which detections are faces").
+ * The detector confidence at which a detection is surely a face: the vendor's `minConfidence`
+ * default (80). Human's mesh scores real faces facing the camera at 0.94-1, and boxes hands,
+ * printed text, hair, half faces and faces it can barely see at 0.2-0.87 (docs/face-engine.md,
+ * "Which detections are faces").
  */
 export const DEFAULT_MIN_FACE_SCORE = 0.8;
 
+/** Share of a sure face's box that a doubted box must cover to be taken for the same head. */
+const SAME_HEAD_COVER = 0.5;
+
 /**
- * Indices of the detections an operation chooses its face among: those at `minScore` or above,
- * or all of them when none is (a lone doubtful face is still described, and its gate then says
- * why it is refused).
+ * Indices of the detections an operation chooses its face among: all but the doubted boxes
+ * (under `minScore`) drawn around a face the detector is sure of. Such a box is the same head
+ * boxed twice, larger than the face (a box over a singer's hair, face and microphone), and
+ * would otherwise be described instead of the face or make the frame ambiguous. A doubted box
+ * apart from the sure faces still counts: it may be the person being enrolled, whose face the
+ * detector doubts (sunglasses, a hand), and a sure face behind them must not be taken instead.
  */
 export function faceCandidates(faces: readonly DetectedFace[], minScore = DEFAULT_MIN_FACE_SCORE): number[] {
-  const sure = faces.flatMap((f, i) => (f.score >= minScore ? [i] : []));
-  return sure.length > 0 ? sure : faces.map((_, i) => i);
+  const sure = faces.filter((f) => f.score >= minScore);
+  return faces.flatMap((f, i) => (f.score >= minScore || !sure.some((s) => aroundFace(f.box, s.box)) ? [i] : []));
+}
+
+/** Whether `outer` holds the centre of `face` and at least half of its box. */
+function aroundFace(outer: Box, face: Box): boolean {
+  const cx = face.x + face.width / 2;
+  const cy = face.y + face.height / 2;
+  if (cx < outer.x || cx > outer.x + outer.width || cy < outer.y || cy > outer.y + outer.height) return false;
+  const w = Math.min(outer.x + outer.width, face.x + face.width) - Math.max(outer.x, face.x);
+  const h = Math.min(outer.y + outer.height, face.y + face.height) - Math.max(outer.y, face.y);
+  return w > 0 && h > 0 && w * h >= SAME_HEAD_COVER * area(face);
 }
 
 export type MajorFaceDecision =
