@@ -28,8 +28,8 @@ export interface AnalyzeOptions {
   /** Which face to describe: the dominant one (operations) or simply the largest (evaluation). */
   majorPolicy?: 'dominant' | 'largest';
   /**
-   * Detector confidence (0..1) a detection needs to be chosen as the face when a surer one is in the
-   * frame (`minConfidence` / 100; DEFAULT_MIN_FACE_SCORE when absent).
+   * Detector confidence (0..1) of a sure face: a box scored under it and drawn around a sure face
+   * is not a face of its own (`minConfidence` / 100; DEFAULT_MIN_FACE_SCORE when absent).
    */
   minFaceScore?: number;
   /**
