@@ -17,6 +17,7 @@ import { cosine } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
+import { detectionCensus } from './lib/detection-census.js';
 import { hardestPhotos } from './lib/hardest-photos.js';
 import { allPairs, printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
 import { openSetOwnPeople } from './lib/open-set-own-people.js';
@@ -344,6 +345,18 @@ printTable(
     ...openSetCells(r),
   })),
 );
+// What the detector found: how sure it is of lone faces, and the boxes beside the face described.
+const detections = detectionCensus(
+  images.map((img, i) => ({
+    file: path.relative(path.dirname(path.dirname(img.file)), img.file),
+    faces: analyses[i]?.faces ?? [],
+  })),
+);
+console.log(
+  `\nDetecciones: ${detections.one_detection} fotos con un solo rostro, ${detections.one_detection_scored_1} con confianza 1 (la menor ${detections.one_detection_lowest}); ` +
+    `los demás recuadros junto al rostro descrito, en las fotos con uno seguro (>= ${detections.sure_score}), dropped = recuadro dudoso alrededor de un rostro seguro:`,
+);
+printTable(detections.others.map((d) => ({ ...d })));
 console.log(
   `\nFotos detrás de los pares genuinos de ${FACE_MODEL_ID} que fallan en su umbral de EER (${eerPoint.eerThreshold.toFixed(3)}), las de más fallos primero:`,
 );
@@ -388,6 +401,7 @@ const report = {
   // What a customer measuring on their own people looks at first: the photos most of the failing
   // genuine pairs come from (a mislabelled photo, a second face, a face turned or tiny).
   hardest_photos: { model: FACE_MODEL_ID, eer_threshold: eerPoint.eerThreshold, photos: hardest },
+  detections,
 };
 const out = path.join(
   packageRoot(),

@@ -126,8 +126,8 @@ describe('extraer-datos-rostro-UI', () => {
 
   it('describes the face, not a doubted box drawn around it; a doubted face apart still counts', async () => {
     // face-a's left edge (the back of his head before a painting) enlarged, and the whole face
-    // made small: pasted on the painting, Human boxes the painting around the face at about 0.4;
-    // beside it, its edge is a half face it boxes at about 0.5, larger than the face.
+    // made small: pasted on the painting, Human draws a doubted box around the face; beside it,
+    // the edge is a half face it doubts, larger than the face.
     const photo = fixture('face-a.jpg');
     const edge = await sharp(photo).extract({ left: 0, top: 0, width: 560, height: 600 }).resize(420).toBuffer();
     const whole = (size: number) =>
