@@ -1069,8 +1069,9 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       );
       if (list.scored.size >= list.wanted || r >= rowsA.length) break;
     }
-    const lowest = kthLargest(list.scored.values(), list.wanted);
-    const floorB = lowest === -Infinity ? -Infinity : floorFor(lowest);
+    // The `wanted`-th exact score so far: a lower bound of the final one.
+    const sk = kthLargest(list.scored.values(), list.wanted);
+    const floorB = sk === -Infinity ? -Infinity : floorFor(sk);
     const marked = new Uint8Array(n);
     for (const i of inA) marked[i] = 1;
     let countB = 0;
@@ -1078,7 +1079,6 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const rowsB = new Int32Array(countB);
     for (let i = 0, w = 0; i < n; i++) if (!marked[i] && scores[i]! >= floorB) rowsB[w++] = rows[i]!;
     const boundsB = this.bounds4(rowsB, list);
-    const sk = kthLargest(list.scored.values(), list.wanted);
     const beyond: number[] = [];
     const collect = (r: Int32Array, b: Float32Array) => {
       for (let i = 0; i < r.length; i++) if (b[i]! > sk && !list.scored.has(this.rowSlot[r[i]!]!)) beyond.push(r[i]!);

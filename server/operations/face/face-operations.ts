@@ -278,8 +278,13 @@ function extractOptions(params: ExtractParameters): AnalyzeOptions {
     scaleH: params.scaleH,
     frameJpeg: true,
     clahe: { enabled: params.useCLAHE, minClip: params.minCLAHE, maxClip: params.maxCLAHE },
-    minFaceScore: params.minConfidence / 100,
+    minFaceScore: minFaceScoreOf(params),
   };
+}
+
+/** The detector confidence of a sure face, as the engine takes it (0..1). */
+function minFaceScoreOf(params: ExtractParameters): number {
+  return params.minConfidence / 100;
 }
 
 function extractedFace(frame: UsableFrame, modelId: string) {
@@ -310,7 +315,7 @@ function extractResult(
   const selection = selectFrames(analyses, {
     onlyMajor: params.detectOnlyMajorFace,
     impostors,
-    minFaceScore: params.minConfidence / 100,
+    minFaceScore: minFaceScoreOf(params),
   });
   if (!selection.ok)
     return {
