@@ -10,6 +10,7 @@ import {
   FACEAPI_MODEL_ID,
   IDENTIFICATION_MODEL_ID,
   MOBILEFACENET_FOUR_VIEWS_ID,
+  MOBILEFACENET_SIX_VIEWS_ID,
   MOBILEFACENET_TWO_CROPS_ID,
 } from '../server/engines/face/face-model.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
@@ -93,6 +94,8 @@ const FUSIONS: Record<string, string[]> = {
   [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_DLIB_CHIP_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_DLIB_CHIP_ID],
   // Without the mirror images (one MobileFaceNet run fewer per face).
   [`fusion:${MOBILEFACENET_TWO_CROPS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_TWO_CROPS_ID, FACEAPI_MODEL_ID],
+  // A third crop, placed by MTCNN's ONet, beside the four views.
+  [`fusion:${MOBILEFACENET_SIX_VIEWS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_SIX_VIEWS_ID, FACEAPI_MODEL_ID],
   // Human's faceres as a third part.
   [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_MODEL_ID}+human-faceres@1024`]: [
     MOBILEFACENET_FOUR_VIEWS_ID,

