@@ -147,6 +147,11 @@ try {
         speedup_range: `${Math.min(...speedups).toFixed(2)}-${Math.max(...speedups).toFixed(2)}`,
         cores_1_worker: Math.round(med((p) => p.one.cores) * 100) / 100,
         cores_2_workers: Math.round(med((p) => p.two.cores) * 100) / 100,
+        // The whole process's CPU per request. Equal on one and two workers, the speedup is
+        // cores_2_workers / cores_1_worker: what one worker's side threads (libvips, V8's helpers,
+        // the main thread) already take of the second core is all the second worker cannot add.
+        cpu_ms_1_worker: Math.round(med((p) => (1000 * p.one.cores) / p.one.rps) * 10) / 10,
+        cpu_ms_2_workers: Math.round(med((p) => (1000 * p.two.cores) / p.two.rps) * 10) / 10,
       });
       console.error(`  ${label} ${op} listo`);
     }
