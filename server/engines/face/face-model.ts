@@ -17,7 +17,10 @@ export const MOBILEFACENET_FLIP_ID = 'mobilefacenet192-arcface-flip@1';
 export const MOBILEFACENET_ONE_CROP_ID = 'mobilefacenet192-arcface';
 export const MOBILEFACENET_MESH_CROP_ID = 'mobilefacenet192-arcface-mesh';
 export const MOBILEFACENET_FOUR_VIEWS_ID = 'mobilefacenet192-arcface-2landmarks-flip';
-/** Candidates eval:face measures: MobileFaceNet on the crop MTCNN's ONet places, with its mirror, and that crop's two views beside the four. */
+/**
+ * Candidates eval:face measures: MobileFaceNet on the crop MTCNN's ONet places, with its mirror;
+ * and those two views beside the four shipped ones.
+ */
 export const MOBILEFACENET_ONET_FLIP_ID = 'mobilefacenet192-arcface-onet-flip';
 export const MOBILEFACENET_SIX_VIEWS_ID = 'mobilefacenet192-arcface-3landmarks-flip';
 /** What identification scores (fused-descriptor.ts identificationView): the fused vector's MobileFaceNet part. */

@@ -52,10 +52,8 @@ export class OnetLandmarks {
   }
 
   /** Two passes: the second on the box the first regressed, so the crop is framed as MTCNN frames it. */
-  async refine(frame: RgbImage, box: Box): Promise<OnetResult & { firstScore: number }> {
-    const first = await this.run(frame, box);
-    const second = await this.run(frame, first.box);
-    return { ...second, firstScore: first.score };
+  async refine(frame: RgbImage, box: Box): Promise<OnetResult> {
+    return this.run(frame, (await this.run(frame, box)).box);
   }
 
   dispose(): void {
