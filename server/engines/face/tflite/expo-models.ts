@@ -110,9 +110,14 @@ export function arcfaceCrop(frame: RgbImage, five: readonly Point[]): Uint8Array
 
 /** A square crop of the face box (grown by `scale`), eyes levelled, as the package crops its MTCNN box. */
 export function boxCrop(frame: RgbImage, box: Box, roll: number, size: number, scale = 1): Uint8Array {
-  const side = Math.max(box.width, box.height) * scale;
-  const square: Box = { x: box.x + box.width / 2 - side / 2, y: box.y + box.height / 2 - side / 2, width: side, height: side };
+  const square = squareAround(box, scale);
   return warpPerspective(frame.rgb, frame.width, frame.height, rotatedBoxToSource(square, roll, size, size), size, size, 0);
+}
+
+/** The square on a box's centre, its side the box's longer one times `scale`. */
+export function squareAround(box: Box, scale = 1): Box {
+  const side = Math.max(box.width, box.height) * scale;
+  return { x: box.x + box.width / 2 - side / 2, y: box.y + box.height / 2 - side / 2, width: side, height: side };
 }
 
 /** A crop mirrored left to right (packed RGB, square `size`). */

@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RgbImage } from '../../../imaging/decode-image.js';
-import { warpPerspective } from '../../../imaging/homography.js';
 import type { Box, Point } from '../../../imaging/shapes.js';
-import { rotatedBoxToSource } from '../analysis/warp.js';
-import { EXPO_MODELS_DIR } from './expo-models.js';
+import { boxCrop, EXPO_MODELS_DIR, squareAround } from './expo-models.js';
 import { TfliteExecutor } from './executor.js';
 import { readTflite } from './model.js';
 
@@ -34,8 +32,8 @@ export class OnetLandmarks {
 
   /** One pass on `box` made square. */
   async run(frame: RgbImage, box: Box): Promise<OnetResult> {
-    const square = inside(squared(box), frame);
-    const crop = warpPerspective(frame.rgb, frame.width, frame.height, rotatedBoxToSource(square, 0, SIZE, SIZE), SIZE, SIZE, 0);
+    const square = inside(squareAround(box), frame);
+    const crop = boxCrop(frame, square, 0, SIZE);
     const input = new Float32Array(SIZE * SIZE * 3);
     // MTCNN's networks read the image transposed: the tensor's first spatial axis is x.
     for (let y = 0; y < SIZE; y++)
@@ -59,11 +57,6 @@ export class OnetLandmarks {
   dispose(): void {
     this.net.dispose();
   }
-}
-
-function squared(b: Box): Box {
-  const side = Math.max(b.width, b.height);
-  return { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, width: side, height: side };
 }
 
 /** MTCNN.kt's limitSquare: a square crossing the frame's edge is moved inside it, where it fits. */
