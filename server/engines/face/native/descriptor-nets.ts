@@ -27,6 +27,8 @@ export interface DescriptorNets {
   embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]>;
   /** face-api's 128-d descriptor of a square crop (int32 RGB, any side) of dlib's alignment box. */
   faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array>;
+  /** The same for several square crops of one face (one batch where the runtime batches). */
+  faceApiDescriptors(squares: readonly tf.Tensor3D[]): Promise<Float32Array[]>;
 }
 
 class WasmDescriptorNets implements DescriptorNets {
@@ -43,6 +45,12 @@ class WasmDescriptorNets implements DescriptorNets {
 
   async faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array> {
     return new Float32Array(await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(square));
+  }
+
+  async faceApiDescriptors(squares: readonly tf.Tensor3D[]): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (const square of squares) out.push(await this.faceApiDescriptor(square));
+    return out;
   }
 }
 
@@ -66,17 +74,28 @@ class NativeDescriptorNets implements DescriptorNets {
   }
 
   async faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array> {
-    // face-api's toBatchTensor: the square crop resized to 150x150 (bilinear, no corner alignment).
-    const resized = tf.tidy(() =>
-      square.shape[0] === RESNET_INPUT
-        ? tf.cast(square, 'float32')
-        : tf.image.resizeBilinear(square, [RESNET_INPUT, RESNET_INPUT], false, false),
-    );
-    try {
-      return this.resNet.run(tensorValues(resized), [1, RESNET_INPUT, RESNET_INPUT, 3])[0]!.data;
-    } finally {
-      resized.dispose();
-    }
+    return (await this.faceApiDescriptors([square]))[0]!;
+  }
+
+  async faceApiDescriptors(squares: readonly tf.Tensor3D[]): Promise<Float32Array[]> {
+    const size = RESNET_INPUT * RESNET_INPUT * 3;
+    const batch = new Float32Array(squares.length * size);
+    squares.forEach((square, i) => {
+      // face-api's toBatchTensor: the square crop resized to 150x150 (bilinear, no corner alignment).
+      const resized = tf.tidy(() =>
+        square.shape[0] === RESNET_INPUT
+          ? tf.cast(square, 'float32')
+          : tf.image.resizeBilinear(square, [RESNET_INPUT, RESNET_INPUT], false, false),
+      );
+      try {
+        batch.set(tensorValues(resized), i * size);
+      } finally {
+        resized.dispose();
+      }
+    });
+    const out = this.resNet.run(batch, [squares.length, RESNET_INPUT, RESNET_INPUT, 3])[0]!.data;
+    const dim = out.length / squares.length;
+    return squares.map((_, i) => out.slice(i * dim, (i + 1) * dim));
   }
 
   static async load(modelsDir: string, faceapi: FaceApi): Promise<NativeDescriptorNets> {

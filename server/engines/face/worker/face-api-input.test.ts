@@ -6,7 +6,7 @@ import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { packageRoot } from '../../../version.js';
 import { defaultModelsDir } from '../face-engine.js';
 import type { Box } from '../types.js';
-import { landmarksInBox, squareRegionInt32 } from './face-api-input.js';
+import { landmarksInBox, mirrorRowsInPlace, squareRegionInt32 } from './face-api-input.js';
 import { loadFaceApiModule, tf, type FaceApi } from './model-loader.js';
 
 let faceapi: FaceApi;
@@ -102,6 +102,22 @@ describe('squareRegionInt32', () => {
       const reused = squareRegionInt32(rgb, width, box, (n) => dirty.subarray(0, n));
       expect(reused.data.buffer).toBe(dirty.buffer);
       expect([...reused.data]).toEqual([...squareRegionInt32(rgb, width, box).data]);
+    }
+  });
+
+  it('mirrors a region as tf.reverse would, rows of odd and even width, the middle pixel kept', async () => {
+    for (const box of [
+      { x: 2, y: 1, width: 3, height: 6 },
+      { x: 1, y: 2, width: 5, height: 5 },
+      { x: 0, y: 0, width: 4, height: 2 },
+    ]) {
+      const { data, side } = squareRegionInt32(rgb, width, box);
+      const expected = tf.reverse(tf.tensor3d(data, [side, side, 3], 'int32'), 1);
+      const mirrored = Int32Array.from(data);
+      mirrorRowsInPlace(mirrored, side);
+      expect([...mirrored]).toEqual([...((await expected.data()) as Int32Array)]);
+      expect([...mirrored]).not.toEqual([...data]);
+      expected.dispose();
     }
   });
 });

@@ -22,7 +22,10 @@ import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '..
 import { rotatedBoxToSource } from '../analysis/warp.js';
 import {
   FACEAPI_DLIB_CHIP_ID,
+  FACEAPI_DLIB_SQUARE_ID,
+  FACEAPI_FOUR_VIEWS_ID,
   FACEAPI_MODEL_ID,
+  FUSED_ONE_RESNET_VIEW_ID,
   MOBILEFACENET_FLIP_ID,
   MOBILEFACENET_FOUR_VIEWS_ID,
   MOBILEFACENET_MESH_CROP_ID,
@@ -44,7 +47,8 @@ import { humanGraphsOnNative, NATIVE_HUMAN_GRAPHS } from '../native/human-graphs
 import { modelFile } from '../../models-dir.js';
 import { OnetLandmarks } from '../tflite/onet.js';
 import { arcfaceCrop, boxCrop, ExpoFaceModels, mirrored } from '../tflite/expo-models.js';
-import { meanDirection } from '../../../matching/similarity.js';
+import { meanDirection, normalize } from '../../../matching/similarity.js';
+import { RESNET_INPUT } from '../native/faceapi-resnet-onnx.js';
 import { ReusedInt32 } from './reused-int32.js';
 import { landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
@@ -215,14 +219,25 @@ export class FaceRuntime {
     };
   }
 
-  /** The ResNet on dlib's crop turned level with the eyes (150 px, the network's input), from the frame as received. */
-  private async dlibChipDescriptor(original: Decoded, landmarks68: readonly Point[]): Promise<Float32Array> {
+  /**
+   * face-api's ResNet on four views, as MobileFaceNet gets them: dlib's alignment square and dlib's
+   * chip turned level with the eyes (two placements from the same 68 points that err differently on
+   * tilted faces), each with its mirror image, all cut from the frame as received. In that order.
+   */
+  private async resNetViews(original: Decoded, align: Box, landmarks68: readonly Point[]): Promise<Float32Array[]> {
     const { box, roll } = dlibChipPlacement(landmarks68);
-    const chip = tf.tensor3d(Int32Array.from(boxCrop(original, box, roll, 150)), [150, 150, 3], 'int32');
+    const chip = boxCrop(original, box, roll, RESNET_INPUT);
+    const chipTensor = (pixels: Uint8Array) => tf.tensor3d(new Int32Array(pixels), [RESNET_INPUT, RESNET_INPUT, 3], 'int32');
+    const views = [
+      regionTensor(original, align),
+      regionTensor(original, align, true),
+      chipTensor(chip),
+      chipTensor(mirrored(chip, RESNET_INPUT)),
+    ];
     try {
-      return await this.descriptors.faceApiDescriptor(chip);
+      return await this.descriptors.faceApiDescriptors(views);
     } finally {
-      chip.dispose();
+      for (const view of views) view.dispose();
     }
   }
 
@@ -253,14 +268,15 @@ export class FaceRuntime {
     let gender: MajorFace['gender'] = null;
     if (options.embedding || options.ageGender) {
       const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
-      const aligned = regionTensor(work, align);
+      // The equalised frame's square, for age and gender (and the descriptor shipped to stop 36, measured beside).
+      const aligned = options.ageGender || options.alternatives ? regionTensor(work, align) : null;
       try {
         if (options.embedding) {
-          // Four views of MobileFaceNet: two ArcFace crops placed by two independent landmark
-          // models (face-api's 68 points, Human's mesh and irises), so each crop's alignment error
-          // partly cancels, and their mirror images; without a mesh, the 68-point crop twice.
-          // Fused with face-api's ResNet on dlib's crop, which errs on other faces than
-          // MobileFaceNet does (docs/face-engine.md).
+          // Four views of each network: two crops placed by independent landmarks, so each one's
+          // placement error partly cancels, and their mirror images; MobileFaceNet's two ArcFace
+          // crops by face-api's 68 points and by Human's mesh and irises (without a mesh, the
+          // 68-point crop twice), the ResNet's by dlib's square and dlib's turned chip. The two
+          // networks err on different faces, so their descriptors are fused (docs/face-engine.md).
           const dlibFive = fivePoints(landmarks68);
           const meshFive =
             meshFivePoints(
@@ -272,18 +288,23 @@ export class FaceRuntime {
                   ]
                 : null,
             ) ?? dlibFive;
-          // Placed on the contrast-equalised frame, cut from the frame as received: the descriptor
-          // learned natural photos, and CLAHE's local contrast cost it accuracy (docs/face-engine.md).
+          // Placed on the contrast-equalised frame, cut from the frame as received: the descriptors
+          // learned natural photos, and CLAHE's local contrast cost them accuracy (docs/face-engine.md).
           const dlibCrop = arcfaceCrop(original, dlibFive);
           const meshCrop = arcfaceCrop(original, meshFive);
           const [byDlib, byMesh] = await this.descriptors.embedPair(dlibCrop, meshCrop);
           const [dlibMirror, meshMirror] = await this.descriptors.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
           const fourViews = meanDirection(byDlib, byMesh, dlibMirror, meshMirror);
-          const resNet = await this.descriptors.faceApiDescriptor(aligned);
+          const resNetViews = await this.resNetViews(original, align, landmarks68);
+          const resNet = meanDirection(...resNetViews.map(normalize));
           embedding = fuseDescriptors(fourViews, resNet);
-          if (options.alternatives) {
-            alternativeEmbeddings[FACEAPI_MODEL_ID] = resNet;
-            alternativeEmbeddings[FACEAPI_DLIB_CHIP_ID] = await this.dlibChipDescriptor(original, landmarks68);
+          if (options.alternatives && aligned) {
+            const resNetBefore = await this.descriptors.faceApiDescriptor(aligned);
+            alternativeEmbeddings[FACEAPI_MODEL_ID] = resNetBefore;
+            alternativeEmbeddings[FUSED_ONE_RESNET_VIEW_ID] = fuseDescriptors(fourViews, resNetBefore);
+            alternativeEmbeddings[FACEAPI_FOUR_VIEWS_ID] = resNet;
+            alternativeEmbeddings[FACEAPI_DLIB_SQUARE_ID] = resNetViews[0]!;
+            alternativeEmbeddings[FACEAPI_DLIB_CHIP_ID] = resNetViews[2]!;
             alternativeEmbeddings[MOBILEFACENET_TWO_CROPS_ID] = meanDirection(byDlib, byMesh);
             alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
             alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
@@ -306,14 +327,14 @@ export class FaceRuntime {
           }
         }
         lap('embedding');
-        if (options.ageGender) {
+        if (options.ageGender && aligned) {
           const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(aligned);
           age = Math.round(ag.age * 10) / 10;
           gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
           lap('ageGender');
         }
       } finally {
-        aligned.dispose();
+        aligned?.dispose();
       }
     }
 
