@@ -181,3 +181,17 @@ export function hairShare(luma: Plane, rgb: Uint8Array, box: Box, skin: { luma: 
   const n = b.width * b.height;
   return n === 0 ? 0 : hair / n;
 }
+
+/** Reverses each row of a packed-RGB image `width` pixels wide, a pixel's three channels together, in place. */
+export function mirrorRowsInPlace(data: Uint8Array | Int32Array, width: number): void {
+  const rows = data.length / (width * 3);
+  for (let y = 0; y < rows; y++) {
+    for (let l = y * width * 3, r = (y * width + width - 1) * 3; l < r; l += 3, r -= 3) {
+      for (let c = 0; c < 3; c++) {
+        const v = data[l + c]!;
+        data[l + c] = data[r + c]!;
+        data[r + c] = v;
+      }
+    }
+  }
+}

@@ -25,9 +25,7 @@ export interface DescriptorNets {
   readonly fallbackReason: string | null;
   /** MobileFaceNet's embeddings of two 112x112 RGB crops, each L2-normalised. */
   embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]>;
-  /** face-api's 128-d descriptor of a square crop (int32 RGB, any side) of dlib's alignment box. */
-  faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array>;
-  /** The same for several square crops of one face (one batch where the runtime batches). */
+  /** face-api's 128-d descriptors of square crops of a face (int32 RGB, any side), one batch where the runtime batches. */
   faceApiDescriptors(squares: readonly tf.Tensor3D[]): Promise<Float32Array[]>;
 }
 
@@ -43,13 +41,10 @@ class WasmDescriptorNets implements DescriptorNets {
     return this.expo.embedPair(a, b);
   }
 
-  async faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array> {
-    return new Float32Array(await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(square));
-  }
-
   async faceApiDescriptors(squares: readonly tf.Tensor3D[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (const square of squares) out.push(await this.faceApiDescriptor(square));
+    for (const square of squares)
+      out.push(new Float32Array(await this.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(square)));
     return out;
   }
 }
@@ -63,6 +58,7 @@ class NativeDescriptorNets implements DescriptorNets {
   readonly runtime = 'native';
   readonly fallbackReason = null;
   private readonly faceNetInput = new Float32Array(MOBILEFACENET_BATCH_VALUES);
+  private resNetInput = new Float32Array(4 * RESNET_INPUT * RESNET_INPUT * 3);
   constructor(
     private readonly faceNet: NativeGraph,
     private readonly resNet: NativeGraph,
@@ -73,13 +69,11 @@ class NativeDescriptorNets implements DescriptorNets {
     return splitEmbeddings(this.faceNet.run(mobileFaceNetInput(a, b, this.faceNetInput), [2, 112, 112, 3])[0]!.data);
   }
 
-  async faceApiDescriptor(square: tf.Tensor3D): Promise<Float32Array> {
-    return (await this.faceApiDescriptors([square]))[0]!;
-  }
-
   async faceApiDescriptors(squares: readonly tf.Tensor3D[]): Promise<Float32Array[]> {
     const size = RESNET_INPUT * RESNET_INPUT * 3;
-    const batch = new Float32Array(squares.length * size);
+    // Kept across requests, as MobileFaceNet's input is (the run is synchronous); grown for a larger batch.
+    if (this.resNetInput.length < squares.length * size) this.resNetInput = new Float32Array(squares.length * size);
+    const batch = this.resNetInput.subarray(0, squares.length * size);
     squares.forEach((square, i) => {
       // face-api's toBatchTensor: the square crop resized to 150x150 (bilinear, no corner alignment).
       const resized = tf.tidy(() =>

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
+import { mirrorRowsInPlace } from '../../../imaging/pixels.js';
 import { normalize } from '../../../matching/similarity.js';
 import type { Box, Point } from '../../../imaging/shapes.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
@@ -122,15 +123,7 @@ export function squareAround(box: Box, scale = 1): Box {
 
 /** A crop mirrored left to right (packed RGB, square `size`). */
 export function mirrored(crop: Uint8Array, size = 112): Uint8Array {
-  const out = new Uint8Array(crop.length);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const from = (y * size + x) * 3;
-      const to = (y * size + size - 1 - x) * 3;
-      out[to] = crop[from]!;
-      out[to + 1] = crop[from + 1]!;
-      out[to + 2] = crop[from + 2]!;
-    }
-  }
+  const out = crop.slice();
+  mirrorRowsInPlace(out, size);
   return out;
 }

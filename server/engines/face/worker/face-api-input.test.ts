@@ -6,7 +6,8 @@ import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { packageRoot } from '../../../version.js';
 import { defaultModelsDir } from '../face-engine.js';
 import type { Box } from '../types.js';
-import { landmarksInBox, mirrorRowsInPlace, squareRegionInt32 } from './face-api-input.js';
+import { mirrorRowsInPlace } from '../../../imaging/pixels.js';
+import { landmarksInBox, squareRegionInt32 } from './face-api-input.js';
 import { loadFaceApiModule, tf, type FaceApi } from './model-loader.js';
 
 let faceapi: FaceApi;

@@ -1,4 +1,5 @@
 import type { RgbImage } from '../../../imaging/decode-image.js';
+import { mirrorRowsInPlace } from '../../../imaging/pixels.js';
 import type { Box, Point } from '../types.js';
 import { tf, type FaceApi } from './model-loader.js';
 import { ReusedInt32 } from './reused-int32.js';
@@ -43,19 +44,6 @@ export function regionTensor(frame: RgbImage, box: Box, mirror = false): tf.Tens
   // Mirrored here rather than by tf.reverse, which tfjs's WASM backend runs as a JavaScript loop per element.
   if (mirror) mirrorRowsInPlace(data, side);
   return tf.tensor3d(data, [side, side, 3], 'int32');
-}
-
-/** Reverses each row of a square packed-RGB image, a pixel's three channels together. */
-export function mirrorRowsInPlace(data: Int32Array, side: number): void {
-  for (let y = 0; y < side; y++) {
-    for (let l = y * side * 3, r = (y * side + side - 1) * 3; l < r; l += 3, r -= 3) {
-      for (let c = 0; c < 3; c++) {
-        const v = data[l + c]!;
-        data[l + c] = data[r + c]!;
-        data[r + c] = v;
-      }
-    }
-  }
 }
 
 /** face-api's 68 landmarks (dlib layout) of the face in an integer box, in frame coordinates. */

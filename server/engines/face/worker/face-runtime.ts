@@ -299,7 +299,7 @@ export class FaceRuntime {
           const resNet = meanDirection(...resNetViews.map(normalize));
           embedding = fuseDescriptors(fourViews, resNet);
           if (options.alternatives && aligned) {
-            const resNetBefore = await this.descriptors.faceApiDescriptor(aligned);
+            const [resNetBefore] = (await this.descriptors.faceApiDescriptors([aligned])) as [Float32Array];
             alternativeEmbeddings[FACEAPI_MODEL_ID] = resNetBefore;
             alternativeEmbeddings[FUSED_ONE_RESNET_VIEW_ID] = fuseDescriptors(fourViews, resNetBefore);
             alternativeEmbeddings[FACEAPI_FOUR_VIEWS_ID] = resNet;
