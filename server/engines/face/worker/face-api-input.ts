@@ -31,7 +31,7 @@ export function squareRegionInt32(
   return { data, side };
 }
 
-/** The crops a worker sends face-api's networks (two a face), kept for a face up to 640 px square. */
+/** The crops a worker sends face-api's networks (several a face; tfjs copies each at once), kept for a face up to 640 px square. */
 const regionValues = new ReusedInt32(640 * 640 * 3);
 
 /**
@@ -42,6 +42,14 @@ const regionValues = new ReusedInt32(640 * 640 * 3);
 export function regionTensor(frame: RgbImage, box: Box, mirror = false): tf.Tensor3D {
   const { data, side } = squareRegionInt32(frame.rgb, frame.width, box, (n) => regionValues.take(n));
   // Mirrored here rather than by tf.reverse, which tfjs's WASM backend runs as a JavaScript loop per element.
+  if (mirror) mirrorRowsInPlace(data, side);
+  return tf.tensor3d(data, [side, side, 3], 'int32');
+}
+
+/** A square packed-RGB crop as the same int32 tensor, through the same kept buffer. */
+export function cropTensor(pixels: Uint8Array, side: number, mirror = false): tf.Tensor3D {
+  const data = regionValues.take(pixels.length);
+  data.set(pixels);
   if (mirror) mirrorRowsInPlace(data, side);
   return tf.tensor3d(data, [side, side, 3], 'int32');
 }

@@ -50,7 +50,7 @@ import { arcfaceCrop, boxCrop, ExpoFaceModels, mirrored } from '../tflite/expo-m
 import { meanDirection, normalize } from '../../../matching/similarity.js';
 import { RESNET_INPUT } from '../native/faceapi-resnet-onnx.js';
 import { ReusedInt32 } from './reused-int32.js';
-import { landmarksInBox, regionTensor } from './face-api-input.js';
+import { cropTensor, landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
 import {
   fileUrlOfDir,
@@ -227,12 +227,11 @@ export class FaceRuntime {
   private async resNetViews(original: Decoded, align: Box, landmarks68: readonly Point[]): Promise<Float32Array[]> {
     const { box, roll } = dlibChipPlacement(landmarks68);
     const chip = boxCrop(original, box, roll, RESNET_INPUT);
-    const chipTensor = (pixels: Uint8Array) => tf.tensor3d(new Int32Array(pixels), [RESNET_INPUT, RESNET_INPUT, 3], 'int32');
     const views = [
       regionTensor(original, align),
       regionTensor(original, align, true),
-      chipTensor(chip),
-      chipTensor(mirrored(chip, RESNET_INPUT)),
+      cropTensor(chip, RESNET_INPUT),
+      cropTensor(chip, RESNET_INPUT, true),
     ];
     try {
       return await this.descriptors.faceApiDescriptors(views);
