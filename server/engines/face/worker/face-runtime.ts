@@ -71,9 +71,9 @@ type Decoded = RgbImage;
 /**
  * One thread's face models: Human (blazeface, mesh, iris, emotion, antispoof, liveness) finds
  * and describes faces; face-api's 68 landmarks (with the mesh) place the ArcFace 5-point crops
- * for MobileFaceNet and dlib's crop for face-api's ResNet and for age and gender; the two
- * descriptors fused are the stored embedding (measured best of the offline descriptors,
- * docs/face-engine.md).
+ * for MobileFaceNet, dlib's square and turned chip for face-api's ResNet, and dlib's square for
+ * age and gender; the two descriptors fused are the stored embedding (measured best of the
+ * offline descriptors, docs/face-engine.md).
  */
 export class FaceRuntime {
   private constructor(
