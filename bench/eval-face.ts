@@ -347,7 +347,7 @@ printTable(
   ),
 );
 console.log(
-  `\nIdentificación abierta de ${IDENTIFICATION_MODEL_ID} (con lo que identifica la estación) recalibrado con la gente propia (umbral de una mitad de las personas, medido en la otra; 1 o hasta 3 fotos enroladas por persona; cada persona puntúa como la mejor de sus muestras, best-sample, o como una plantilla, la media de sus fotos, mean-template):`,
+  `\nIdentificación abierta de ${IDENTIFICATION_MODEL_ID} (con lo que identifica la estación) recalibrado con la gente propia (umbral de una mitad de las personas, medido en la otra; found_at_nominal: las encontradas con el umbral que deja pasar exactamente el 1 % nominal de los extraños de la mitad medida, sin el error de la calibración; 1 o hasta 3 fotos enroladas por persona; cada persona puntúa como la mejor de sus muestras, best-sample, o como una plantilla, la media de sus fotos, mean-template):`,
 );
 printTable(
   [
@@ -361,6 +361,7 @@ printTable(
     fold: r.fold,
     threshold: Math.round(r.threshold * 1000) / 1000,
     ...openSetCells(r),
+    found_at_nominal: Math.round(r.known_found_at_nominal * 10000) / 10000,
   })),
 );
 // What the detector found: how sure it is of lone faces, and the boxes beside the face described.

@@ -58,4 +58,16 @@ describe('open-set identification recalibrated on the people themselves', () => 
       expect(template[fold]!.strangers_accepted).toBeLessThan(0.05);
     }
   });
+
+  it('finds more people at the exact threshold than at the calibrated one exactly when the calibration was stricter', () => {
+    const rows = [1, 2, 3, 4].flatMap((seed) => openSetOwnPeople(people(0.6, 10 + seed), cosine, 3, [100, 1_000]));
+    for (const r of rows) {
+      // The calibrated threshold let more strangers through than the nominal 1 % only if it was lower.
+      if (r.strangers_accepted > 0.0101) expect(r.known_found).toBeGreaterThanOrEqual(r.known_found_at_nominal);
+      if (r.strangers_accepted < 0.0099) expect(r.known_found).toBeLessThanOrEqual(r.known_found_at_nominal);
+    }
+    // Both directions occur among these draws, so each comparison above was made.
+    expect(rows.some((r) => r.strangers_accepted > 0.0101)).toBe(true);
+    expect(rows.some((r) => r.strangers_accepted < 0.0099)).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import { identificationThreshold, thresholdForFmr, type ImpostorModel } from '../../server/matching/calibration.js';
 import { meanDirection } from '../../server/matching/similarity.js';
 import { allPairs, verificationMetrics, type ScoredPair } from './metrics.js';
-import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './open-set-scale.js';
+import { openSetAtScale, scoreForConfidence, thresholdForStrangers, type OpenSetAtScale } from './open-set-scale.js';
 
 export interface Photo {
   identity: string;
@@ -20,6 +20,11 @@ export interface OwnPeopleOpenSet extends OpenSetAtScale {
   scoring: PersonScoring;
   /** Which half of the people the threshold was calibrated on (the other half is measured). */
   fold: number;
+  /**
+   * Enrolled people found at the threshold that lets exactly the nominal 1 % of the measured half's
+   * strangers through: the calibration's error removed, what the descriptor itself can do.
+   */
+  known_found_at_nominal: number;
 }
 
 /**
@@ -35,6 +40,9 @@ export interface OwnPeopleOpenSet extends OpenSetAtScale {
  * distributed as a photo's). Extrapolated to N as in open-set-scale.ts, from the measured half's
  * per-person scores.
  */
+/** Strangers the station's identification threshold lets through, nominally, at any gallery size. */
+const FPIR = 0.01;
+
 export function openSetOwnPeople(
   photos: readonly Photo[],
   score: (a: Float32Array, b: Float32Array) => number,
@@ -67,12 +75,14 @@ export function openSetOwnPeople(
     ]);
     const comparisonsPerPerson = scoring === 'best-sample' ? enrolledPhotos : 1;
     for (const n of galleries) {
-      const confidence = identificationThreshold(n * comparisonsPerPerson, 0.01, thresholdForFmr(1e-3));
+      const confidence = identificationThreshold(n * comparisonsPerPerson, FPIR, thresholdForFmr(1e-3));
+      const exact = thresholdForStrangers(impostor, tail, n, FPIR);
       out.push({
         enrolled_photos: enrolledPhotos,
         scoring,
         fold,
         ...openSetAtScale(genuine, impostor, tail, n, scoreForConfidence(confidence, calibration)),
+        known_found_at_nominal: openSetAtScale(genuine, impostor, tail, n, exact).known_found,
       });
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../test/random.js';
-import { openSetAtScale } from './open-set-scale.js';
+import { openSetAtScale, thresholdForStrangers } from './open-set-scale.js';
 
 // Gaussian scores: impostors N(0.5, 0.05), genuine N(0.8, 0.05).
 function scores(n: number, mean: number, std: number, seed: number): number[] {
@@ -36,5 +36,16 @@ describe('open-set identification at scale', () => {
     const large = openSetAtScale(genuine, impostor, tail, 100_000, 0.7);
     expect(small.known_found).toBeGreaterThan(large.known_found);
     expect(small.strangers_accepted).toBeLessThan(large.strangers_accepted);
+  });
+
+  it('finds the threshold that lets exactly the asked share of strangers through', () => {
+    // Measured at 100 (q = 1e-4, 20 impostors of 200,000), from the fitted tail at 100,000 (q = 1e-7).
+    for (const gallery of [100, 100_000]) {
+      const t = thresholdForStrangers(impostor, tail, gallery, 0.01);
+      expect(openSetAtScale(genuine, impostor, tail, gallery, t).strangers_accepted).toBeCloseTo(0.01, 3);
+    }
+    expect(thresholdForStrangers(impostor, tail, 100_000, 0.01)).toBeGreaterThan(
+      thresholdForStrangers(impostor, tail, 100, 0.01),
+    );
   });
 });

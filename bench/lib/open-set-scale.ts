@@ -29,13 +29,7 @@ export function openSetAtScale(
   threshold: number,
   minCount = 20,
 ): OpenSetAtScale {
-  const sorted = [...impostor].sort((a, b) => a - b);
-  const above = (s: number) => sorted.length - lowerBound(sorted, s);
-  // Upper-tail probability of one impostor comparison reaching s.
-  const exceed = (s: number) => {
-    const n = above(s);
-    return n >= minCount ? n / sorted.length : falseAcceptProbability(s, tail);
-  };
+  const { exceed, measured } = impostorExceedance(impostor, tail, minCount);
   const q = exceed(threshold);
   const strangers = 1 - Math.pow(1 - q, gallery);
   let found = 0;
@@ -45,8 +39,40 @@ export function openSetAtScale(
     threshold,
     strangers_accepted: strangers,
     known_found: genuine.length ? found / genuine.length : NaN,
-    impostor_rate_from: above(threshold) >= minCount ? 'measured' : 'tail-fit',
+    impostor_rate_from: measured(threshold) ? 'measured' : 'tail-fit',
   };
+}
+
+/**
+ * The threshold at which exactly `fpir` of strangers pass in a gallery of N, read off the measured
+ * scores themselves (bisection): what a calibration without error would set. Beside the
+ * calibrated threshold it separates what the calibration's error costs from what the descriptor can do.
+ */
+export function thresholdForStrangers(
+  impostor: readonly number[],
+  tail: ImpostorModel,
+  gallery: number,
+  fpir: number,
+  minCount = 20,
+): number {
+  const { exceed, lowest } = impostorExceedance(impostor, tail, minCount);
+  let lo = lowest;
+  let hi = tail.mean + 40 * tail.std;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (1 - Math.pow(1 - exceed(mid), gallery) > fpir) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** Upper-tail probability of one impostor comparison reaching s: counted, or the fitted tail's where fewer than `minCount` pass. */
+function impostorExceedance(impostor: readonly number[], tail: ImpostorModel, minCount: number) {
+  const sorted = [...impostor].sort((a, b) => a - b);
+  const above = (s: number) => sorted.length - lowerBound(sorted, s);
+  const measured = (s: number) => above(s) >= minCount;
+  const exceed = (s: number) => (measured(s) ? above(s) / sorted.length : falseAcceptProbability(s, tail));
+  return { exceed, measured, lowest: sorted[0] ?? tail.mean };
 }
 
 /** The similarity at which the station's calibrated confidence reaches `confidence` (bisection). */
