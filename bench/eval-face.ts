@@ -23,7 +23,7 @@ import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
 import { detectionCensus } from './lib/detection-census.js';
 import { hardestPhotos } from './lib/hardest-photos.js';
 import { allPairs, printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
-import { openSetOwnPeople } from './lib/open-set-own-people.js';
+import { openSetOwnPeople, openSetOwnPeopleHalvings, type Spread } from './lib/open-set-own-people.js';
 import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './lib/open-set-scale.js';
 
 const { values: args } = parseArgs({
@@ -300,6 +300,19 @@ const ownPeopleMeanTemplate = openSetOwnPeople(
   'mean-template',
 );
 
+// The same over 200 random halvings of the people: one split can land on either side of the goal.
+// Their score cache holds every pair of photos, so a set of over 4,000 photos (whose halves are
+// large enough to calibrate steadily) keeps to the fixed halves.
+const HALVINGS = 200;
+const MAX_PHOTOS_FOR_HALVINGS = 4_000;
+const ownPeopleHalvings =
+  photosOf(IDENTIFICATION_MODEL_ID).length > MAX_PHOTOS_FOR_HALVINGS
+    ? []
+    : [1, 3].flatMap((photos) =>
+        openSetOwnPeopleHalvings(photosOf(IDENTIFICATION_MODEL_ID), cosine, photos, [100, 1_000, 100_000], HALVINGS),
+      );
+const spreadCell = (s: Spread) => `${(s.median * 100).toFixed(1)} (${(s.p10 * 100).toFixed(1)}-${(s.p90 * 100).toFixed(1)})`;
+
 /** The cells both open-set tables print, rounded for reading. */
 function openSetCells(r: OpenSetAtScale) {
   return {
@@ -364,6 +377,25 @@ printTable(
     found_at_nominal: Math.round(r.known_found_at_nominal * 10000) / 10000,
   })),
 );
+if (ownPeopleHalvings.length) {
+  console.log(
+    `\nLo mismo en ${HALVINGS} divisiones al azar de las personas en dos mitades (% mediano, entre paréntesis los percentiles 10 y 90):`,
+  );
+  printTable(
+    ownPeopleHalvings.map((r) => ({
+      identifies_on: IDENTIFICATION_MODEL_ID,
+      enrolled_photos: r.enrolled_photos,
+      gallery: r.gallery,
+      strangers_accepted: spreadCell(r.strangers_accepted),
+      known_found: spreadCell(r.known_found),
+      found_at_nominal: spreadCell(r.known_found_at_nominal),
+    })),
+  );
+} else {
+  console.log(
+    `\nMás de ${MAX_PHOTOS_FOR_HALVINGS} fotos: sin divisiones al azar (las dos mitades fijas calibran de forma estable).`,
+  );
+}
 // What the detector found: how sure it is of lone faces, and the boxes beside the face described.
 const detections = detectionCensus(
   images.map((img, i) => ({
@@ -411,10 +443,12 @@ const report = {
     identification_model: IDENTIFICATION_MODEL_ID,
     open_set_1000: identifying.open_set_scale.find((r) => r.gallery === 1_000),
     open_set_1000_own_people: ownPeople.filter((r) => r.gallery === 1_000),
+    open_set_1000_own_people_halvings: ownPeopleHalvings.filter((r) => r.gallery === 1_000),
   },
   lowest_eer: lowestEer.model,
   candidates,
   open_set_own_people: ownPeople,
+  open_set_own_people_halvings: ownPeopleHalvings,
   open_set_own_people_whole_vector: ownPeopleWholeVector,
   open_set_own_people_mean_template: ownPeopleMeanTemplate,
   fusion_z_stats: Object.fromEntries(zStats),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosine } from '../../server/matching/similarity.js';
 import { seededRandom } from '../../test/random.js';
-import { openSetOwnPeople, type Photo } from './open-set-own-people.js';
+import { openSetOwnPeople, openSetOwnPeopleHalvings, type Photo } from './open-set-own-people.js';
 
 /**
  * 60 people with 4 photos each in 32 dimensions: a person is a random direction, a photo that
@@ -69,5 +69,29 @@ describe('open-set identification recalibrated on the people themselves', () => 
     // Both directions occur among these draws, so each comparison above was made.
     expect(rows.some((r) => r.strangers_accepted > 0.0101)).toBe(true);
     expect(rows.some((r) => r.strangers_accepted < 0.0099)).toBe(true);
+  });
+
+  it('measures many random halvings of the people, the same ones for the same seed', () => {
+    const photos = people(0.6, 20);
+    const a = openSetOwnPeopleHalvings(photos, cosine, 3, [100, 1_000], 12, 7);
+    const b = openSetOwnPeopleHalvings(photos, cosine, 3, [100, 1_000], 12, 7);
+    const c = openSetOwnPeopleHalvings(photos, cosine, 3, [100, 1_000], 12, 8);
+    expect(a).toEqual(b);
+    expect(c).not.toEqual(a);
+    expect(a.map((r) => [r.gallery, r.halvings])).toEqual([
+      [100, 12],
+      [1_000, 12],
+    ]);
+    for (const r of a) {
+      for (const s of [r.strangers_accepted, r.known_found, r.known_found_at_nominal]) {
+        expect(s.p10).toBeLessThanOrEqual(s.median);
+        expect(s.median).toBeLessThanOrEqual(s.p90);
+      }
+      // Halvings differ in who calibrates, so the stranger share spreads.
+      expect(r.strangers_accepted.p90).toBeGreaterThan(r.strangers_accepted.p10);
+      // Synthetic people's scores are what the calibration assumes: the median halving is about nominal.
+      expect(r.strangers_accepted.median).toBeGreaterThan(0.003);
+      expect(r.strangers_accepted.median).toBeLessThan(0.03);
+    }
   });
 });
