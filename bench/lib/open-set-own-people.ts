@@ -1,5 +1,5 @@
 import { identificationThreshold, thresholdForFmr, type ImpostorModel } from '../../server/matching/calibration.js';
-import { meanDirection } from '../../server/matching/similarity.js';
+import { dot, meanDirection, normalize } from '../../server/matching/similarity.js';
 import { seededRandom } from '../../test/random.js';
 import { allPairs, percentile, verificationMetrics, type ScoredPair } from './metrics.js';
 import { openSetAtScale, scoreForConfidence, thresholdForStrangers, type OpenSetAtScale } from './open-set-scale.js';
@@ -72,6 +72,8 @@ export interface OwnPeopleHalvings {
   gallery: number;
   /** How many random halvings of the people were measured. */
   halvings: number;
+  /** The share of each probe's similarity to its half's mean photo taken off its scores (0: none). */
+  centring: number;
   strangers_accepted: Spread;
   known_found: Spread;
   known_found_at_nominal: Spread;
@@ -87,9 +89,7 @@ export function openSetOwnPeopleHalvings(
   score: (a: Float32Array, b: Float32Array) => number,
   enrolledPhotos: number,
   galleries: readonly number[],
-  halvings: number,
-  seed = 1,
-  scoring: PersonScoring = 'best-sample',
+  { halvings, seed = 1, scoring = 'best-sample', centring = 0 }: HalvingsOptions,
 ): OwnPeopleHalvings[] {
   const identities = [...new Set(photos.map((p) => p.identity))].sort();
   const random = seededRandom(seed);
@@ -99,7 +99,8 @@ export function openSetOwnPeopleHalvings(
       .map((id) => ({ id, key: random() }))
       .sort((a, b) => a.key - b.key)
       .map((x) => x.id);
-    return measureHalf(photos, new Set(shuffled.slice(0, identities.length >> 1)), cached, enrolledPhotos, galleries, scoring);
+    const calibrate = new Set(shuffled.slice(0, identities.length >> 1));
+    return measureHalf(photos, calibrate, centred(photos, calibrate, cached, centring), enrolledPhotos, galleries, scoring);
   });
   const spread = (values: number[]): Spread => ({
     median: percentile(values, 50),
@@ -111,10 +112,42 @@ export function openSetOwnPeopleHalvings(
     scoring,
     gallery,
     halvings,
+    centring,
     strangers_accepted: spread(runs.map((r) => r[g]!.strangers_accepted)),
     known_found: spread(runs.map((r) => r[g]!.known_found)),
     known_found_at_nominal: spread(runs.map((r) => r[g]!.known_found_at_nominal)),
   }));
+}
+
+export interface HalvingsOptions {
+  halvings: number;
+  seed?: number;
+  scoring?: PersonScoring;
+  /**
+   * Each probe's scores lowered by this share of its similarity to the mean of its own half's
+   * photos (each half a population with its own gallery): a probe-specific threshold, since the
+   * share of a face that resembles everyone in a population raises all of its impostor scores.
+   */
+  centring?: number;
+}
+
+/** `score` with the probe's (first argument's) `centring` x similarity to its half's mean photo taken off. */
+function centred(
+  photos: readonly Photo[],
+  calibrate: ReadonlySet<string>,
+  score: (a: Float32Array, b: Float32Array) => number,
+  centring: number,
+): (a: Float32Array, b: Float32Array) => number {
+  if (centring === 0) return score;
+  const shift = new Map<Float32Array, number>();
+  for (const inCalibration of [true, false]) {
+    const half = photos.filter((p) => calibrate.has(p.identity) === inCalibration).map((p) => normalize(p.embedding));
+    const mean = new Float32Array(half[0]!.length);
+    for (const v of half) for (let i = 0; i < mean.length; i++) mean[i]! += v[i]! / half.length;
+    for (const p of photos)
+      if (calibrate.has(p.identity) === inCalibration) shift.set(p.embedding, centring * dot(normalize(p.embedding), mean));
+  }
+  return (a, b) => score(a, b) - (shift.get(a) ?? 0);
 }
 
 /**
