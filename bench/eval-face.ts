@@ -305,17 +305,16 @@ const ownPeopleMeanTemplate = openSetOwnPeople(
 // large enough to calibrate steadily) keeps to the fixed halves.
 const HALVINGS = 200;
 const MAX_PHOTOS_FOR_HALVINGS = 4_000;
+const identifyingPhotos = photosOf(IDENTIFICATION_MODEL_ID);
 const ownPeopleHalvings =
-  photosOf(IDENTIFICATION_MODEL_ID).length > MAX_PHOTOS_FOR_HALVINGS
+  identifyingPhotos.length > MAX_PHOTOS_FOR_HALVINGS
     ? []
     : [
         ...[1, 3].flatMap((photos) =>
-          openSetOwnPeopleHalvings(photosOf(IDENTIFICATION_MODEL_ID), cosine, photos, [100, 1_000, 100_000], {
-            halvings: HALVINGS,
-          }),
+          openSetOwnPeopleHalvings(identifyingPhotos, cosine, photos, [100, 1_000, 100_000], { halvings: HALVINGS }),
         ),
         // Not shipped: each probe's threshold raised by half its similarity to its population's mean photo.
-        ...openSetOwnPeopleHalvings(photosOf(IDENTIFICATION_MODEL_ID), cosine, 3, [100, 1_000, 100_000], {
+        ...openSetOwnPeopleHalvings(identifyingPhotos, cosine, 3, [100, 1_000, 100_000], {
           halvings: HALVINGS,
           centring: 0.5,
         }),
