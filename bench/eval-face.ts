@@ -452,7 +452,8 @@ const report = {
     identification_model: IDENTIFICATION_MODEL_ID,
     open_set_1000: identifying.open_set_scale.find((r) => r.gallery === 1_000),
     open_set_1000_own_people: ownPeople.filter((r) => r.gallery === 1_000),
-    open_set_1000_own_people_halvings: ownPeopleHalvings.filter((r) => r.gallery === 1_000),
+    // What the station does: the centred rows are a lever it does not ship.
+    open_set_1000_own_people_halvings: ownPeopleHalvings.filter((r) => r.gallery === 1_000 && r.centring === 0),
   },
   lowest_eer: lowestEer.model,
   candidates,

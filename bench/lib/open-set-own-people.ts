@@ -28,6 +28,9 @@ export interface OwnPeopleOpenSet extends OpenSetAtScale {
   known_found_at_nominal: number;
 }
 
+/** Strangers the station's identification threshold lets through, nominally, at any gallery size. */
+const FPIR = 0.01;
+
 /**
  * Open-set identification as a customer who follows docs/face-engine.md gets it: the threshold
  * recalibrated on their own people (`--write-calibration`), then applied to other people. The
@@ -41,9 +44,6 @@ export interface OwnPeopleOpenSet extends OpenSetAtScale {
  * distributed as a photo's). Extrapolated to N as in open-set-scale.ts, from the measured half's
  * per-person scores.
  */
-/** Strangers the station's identification threshold lets through, nominally, at any gallery size. */
-const FPIR = 0.01;
-
 export function openSetOwnPeople(
   photos: readonly Photo[],
   score: (a: Float32Array, b: Float32Array) => number,
@@ -141,11 +141,11 @@ function centred(
   if (centring === 0) return score;
   const shift = new Map<Float32Array, number>();
   for (const inCalibration of [true, false]) {
-    const half = photos.filter((p) => calibrate.has(p.identity) === inCalibration).map((p) => normalize(p.embedding));
-    const mean = new Float32Array(half[0]!.length);
-    for (const v of half) for (let i = 0; i < mean.length; i++) mean[i]! += v[i]! / half.length;
-    for (const p of photos)
-      if (calibrate.has(p.identity) === inCalibration) shift.set(p.embedding, centring * dot(normalize(p.embedding), mean));
+    const half = photos.filter((p) => calibrate.has(p.identity) === inCalibration);
+    const units = half.map((p) => normalize(p.embedding));
+    const mean = new Float32Array(units[0]!.length);
+    for (const v of units) for (let i = 0; i < mean.length; i++) mean[i]! += v[i]! / units.length;
+    half.forEach((p, k) => shift.set(p.embedding, centring * dot(units[k]!, mean)));
   }
   return (a, b) => score(a, b) - (shift.get(a) ?? 0);
 }
