@@ -3,7 +3,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { IDENTIFICATION_IMPOSTOR_MODEL, IMPOSTOR_MODEL } from '../server/engines/face/calibration-data.js';
+import {
+  IDENTIFICATION_CENTRED_IMPOSTOR_MODEL,
+  IDENTIFICATION_IMPOSTOR_MODEL,
+  IMPOSTOR_MODEL,
+} from '../server/engines/face/calibration-data.js';
 import {
   FACE_MODEL_ID,
   FACEAPI_DLIB_CHIP_ID,
@@ -16,7 +20,8 @@ import {
   MOBILEFACENET_TWO_CROPS_ID,
 } from '../server/engines/face/face-model.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
-import { cosine } from '../server/matching/similarity.js';
+import { CENTRING_SHARE, centringShift, galleryCentre } from '../server/matching/gallery-centre.js';
+import { cosine, normalize } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
@@ -114,7 +119,15 @@ const FUSIONS: Record<string, string[]> = {
 const CROSS: Record<string, [string, string]> = {
   [`${FUSED_ONE_RESNET_VIEW_ID}>${FACE_MODEL_ID}`]: [FUSED_ONE_RESNET_VIEW_ID, FACE_MODEL_ID],
 };
-const parts = (model: string) => CROSS[model] ?? FUSIONS[model] ?? [model];
+/**
+ * What the station identifies with: the MobileFaceNet part's cosine less the probe's (first
+ * argument's) share of its similarity to the gallery's mean sample, here the mean of every photo of
+ * the set, unshrunk (matching/gallery-centre.ts). Its impostors are what identification's shipped
+ * calibration fits.
+ */
+const STATION_IDENTIFICATION = `${IDENTIFICATION_MODEL_ID}, centred`;
+const CENTRED: Record<string, string> = { [STATION_IDENTIFICATION]: IDENTIFICATION_MODEL_ID };
+const parts = (model: string) => CROSS[model] ?? FUSIONS[model] ?? (CENTRED[model] ? [CENTRED[model]] : [model]);
 const has = (model: string, s: Sample) => parts(model).every((m) => s.embeddings[m]);
 
 function rawPairs(model: string, filter: (s: Sample) => boolean, score: (a: Sample, b: Sample) => number): ScoredPair[] {
@@ -136,7 +149,21 @@ for (const m of BASE_MODELS) {
   zStats.set(m, { mean: v.impostorMean, std: v.impostorStd });
 }
 
+/** Each photo's centring shift as a probe of the centred models, on the set's own mean sample. */
+const centringShifts = new Map(
+  Object.entries(CENTRED).map(([centred, base]) => {
+    const units = samples.filter((s) => s.embeddings[base]).map((s) => [s, normalize(s.embeddings[base]!)] as const);
+    const sum = new Float64Array(units[0]?.[1].length ?? 0);
+    for (const [, u] of units) for (let i = 0; i < sum.length; i++) sum[i]! += u[i]!;
+    // In full, as a gallery of thousands is centred (and as the shipped calibration is fitted).
+    const centre = galleryCentre(sum, units.length, 0);
+    return [centred, new Map(units.map(([s, u]) => [s, centringShift(u, centre)]))];
+  }),
+);
+
 function similarity(model: string, a: Sample, b: Sample): number {
+  const centredOn = CENTRED[model];
+  if (centredOn) return cosine(a.embeddings[centredOn]!, b.embeddings[centredOn]!) - centringShifts.get(model)!.get(a)!;
   const cross = CROSS[model];
   if (cross) return cosine(a.embeddings[cross[0]]!, b.embeddings[cross[1]]!);
   const list = FUSIONS[model];
@@ -251,11 +278,13 @@ function operatingPoints(pairs: readonly ScoredPair[], impostors: ImpostorModel)
 function calibrationOf(model: string, fitted: ImpostorModel): ImpostorModel {
   if (args['write-calibration']) return fitted;
   if (model === FACE_MODEL_ID || CROSS[model]) return IMPOSTOR_MODEL;
-  return model === IDENTIFICATION_MODEL_ID ? IDENTIFICATION_IMPOSTOR_MODEL : fitted;
+  if (model === IDENTIFICATION_MODEL_ID) return IDENTIFICATION_IMPOSTOR_MODEL;
+  return model === STATION_IDENTIFICATION ? IDENTIFICATION_CENTRED_IMPOSTOR_MODEL : fitted;
 }
 
 const candidates = [
   ...BASE_MODELS,
+  ...Object.keys(CENTRED).filter((m) => BASE_MODELS.includes(CENTRED[m]!)),
   ...[...Object.keys(FUSIONS), ...Object.keys(CROSS)].filter((f) => parts(f).every((m) => BASE_MODELS.includes(m))),
 ].map((model) => {
   const pairs = pairsOf(model);
@@ -284,10 +313,13 @@ const candidates = [
 
 // The documented remedy on what the station identifies with: the threshold recalibrated on one half
 // of the people, measured on the other, with one photo and with up to three photos enrolled per person.
+// Each half is centred on its own mean photo, as a station centres on its own gallery.
 const photosOf = (model: string) =>
   samples.filter((s) => s.embeddings[model]).map((s) => ({ identity: s.identity, embedding: s.embeddings[model]! }));
 const ownPeopleOn = (model: string) =>
-  [1, 3].flatMap((photos) => openSetOwnPeople(photosOf(model), cosine, photos, [100, 1_000, 100_000]));
+  [1, 3].flatMap((photos) =>
+    openSetOwnPeople(photosOf(model), cosine, photos, [100, 1_000, 100_000], 'best-sample', CENTRING_SHARE),
+  );
 const ownPeople = ownPeopleOn(IDENTIFICATION_MODEL_ID);
 // The same identifying on the whole stored vector, which the station does not (fused-descriptor.ts).
 const ownPeopleWholeVector = ownPeopleOn(FACE_MODEL_ID);
@@ -298,6 +330,7 @@ const ownPeopleMeanTemplate = openSetOwnPeople(
   3,
   [100, 1_000, 100_000],
   'mean-template',
+  CENTRING_SHARE,
 );
 
 // The same over 200 random halvings of the people: one split can land on either side of the goal.
@@ -311,13 +344,13 @@ const ownPeopleHalvings =
     ? []
     : [
         ...[1, 3].flatMap((photos) =>
-          openSetOwnPeopleHalvings(identifyingPhotos, cosine, photos, [100, 1_000, 100_000], { halvings: HALVINGS }),
+          openSetOwnPeopleHalvings(identifyingPhotos, cosine, photos, [100, 1_000, 100_000], {
+            halvings: HALVINGS,
+            centring: CENTRING_SHARE,
+          }),
         ),
-        // Not shipped: each probe's threshold raised by half its similarity to its population's mean photo.
-        ...openSetOwnPeopleHalvings(identifyingPhotos, cosine, 3, [100, 1_000, 100_000], {
-          halvings: HALVINGS,
-          centring: 0.5,
-        }),
+        // What centring gains: the plain cosine, as the station identified to stop 38.
+        ...openSetOwnPeopleHalvings(identifyingPhotos, cosine, 3, [100, 1_000, 100_000], { halvings: HALVINGS }),
       ];
 const spreadCell = (s: Spread) => `${(s.median * 100).toFixed(1)} (${(s.p10 * 100).toFixed(1)}-${(s.p90 * 100).toFixed(1)})`;
 
@@ -353,7 +386,7 @@ const hardest = hardestPhotos(
 // `chosen` is what the station ships: the fused descriptor for 1:1, its MobileFaceNet part for 1:N
 // (the open-set figures); the lowest EER may be a fusion it does not run (reported beside it).
 const chosen = candidates.find((c) => c.model === FACE_MODEL_ID)!;
-const identifying = candidates.find((c) => c.model === IDENTIFICATION_MODEL_ID)!;
+const identifying = candidates.find((c) => c.model === STATION_IDENTIFICATION)!;
 const lowestEer = candidates.reduce((a, b) => (b.eer < a.eer ? b : a));
 console.log(
   `\nDataset ${datasetName}: ${new Set(images.map((i) => i.identity)).size} persons, ${images.length} images (${equalised} equalised), ${seconds.toFixed(1)} s\n`,
@@ -368,7 +401,7 @@ printTable(
   ),
 );
 console.log(
-  `\nIdentificación abierta de ${IDENTIFICATION_MODEL_ID} (con lo que identifica la estación) recalibrado con la gente propia (umbral de una mitad de las personas, medido en la otra; found_at_nominal: las encontradas con el umbral que deja pasar exactamente el 1 % nominal de los extraños de la mitad medida, sin el error de la calibración; 1 o hasta 3 fotos enroladas por persona; cada persona puntúa como la mejor de sus muestras, best-sample, o como una plantilla, la media de sus fotos, mean-template):`,
+  `\nIdentificación abierta de ${IDENTIFICATION_MODEL_ID} (con lo que identifica la estación, centrado como ella en la foto media de cada mitad) recalibrado con la gente propia (umbral de una mitad de las personas, medido en la otra; found_at_nominal: las encontradas con el umbral que deja pasar exactamente el 1 % nominal de los extraños de la mitad medida, sin el error de la calibración; 1 o hasta 3 fotos enroladas por persona; cada persona puntúa como la mejor de sus muestras, best-sample, o como una plantilla, la media de sus fotos, mean-template):`,
 );
 printTable(
   [
@@ -379,6 +412,7 @@ printTable(
     identifies_on: r.identifies_on,
     scoring: r.scoring,
     enrolled_photos: r.enrolled_photos,
+    centring: r.centring,
     fold: r.fold,
     threshold: Math.round(r.threshold * 1000) / 1000,
     ...openSetCells(r),
@@ -387,7 +421,7 @@ printTable(
 );
 if (ownPeopleHalvings.length) {
   console.log(
-    `\nLo mismo en ${HALVINGS} divisiones al azar de las personas en dos mitades (% mediano, entre paréntesis los percentiles 10 y 90; centring: la parte de la similitud de cada sonda con la foto media de su mitad que se resta de sus puntajes, no usada por la estación):`,
+    `\nLo mismo en ${HALVINGS} divisiones al azar de las personas en dos mitades (% mediano, entre paréntesis los percentiles 10 y 90; centring: la parte de la similitud de cada sonda con la foto media de su mitad que se resta de sus puntajes, ${CENTRING_SHARE} en la estación, 0 el coseno solo):`,
   );
   printTable(
     ownPeopleHalvings.map((r) => ({
@@ -452,8 +486,8 @@ const report = {
     identification_model: IDENTIFICATION_MODEL_ID,
     open_set_1000: identifying.open_set_scale.find((r) => r.gallery === 1_000),
     open_set_1000_own_people: ownPeople.filter((r) => r.gallery === 1_000),
-    // What the station does: the centred rows are a lever it does not ship.
-    open_set_1000_own_people_halvings: ownPeopleHalvings.filter((r) => r.gallery === 1_000 && r.centring === 0),
+    // What the station does: the uncentred rows are the comparison.
+    open_set_1000_own_people_halvings: ownPeopleHalvings.filter((r) => r.gallery === 1_000 && r.centring === CENTRING_SHARE),
   },
   lowest_eer: lowestEer.model,
   candidates,
@@ -481,7 +515,8 @@ if (args['write-calibration']) {
   if (args.celeba) throw new Error('CelebA es solo para medir: no se calibra con él.');
   const file = path.join(packageRoot(), 'server', 'engines', 'face', 'calibration-data.ts');
   const fit = chosen.impostor_fit;
-  const idFit = identifying.impostor_fit;
+  const idFit = candidates.find((c) => c.model === IDENTIFICATION_MODEL_ID)!.impostor_fit;
+  const centredFit = identifying.impostor_fit;
   writeFileSync(
     file,
     `import type { ImpostorModel } from '../../matching/calibration.js';
@@ -498,10 +533,20 @@ export const IMPOSTOR_MODEL: ImpostorModel = {
   source: '${datasetName}',
 };
 
-/** The same for identification's similarity (${IDENTIFICATION_MODEL_ID}, the fused vector's MobileFaceNet part). */
+/** The same for identification's cosine (${IDENTIFICATION_MODEL_ID}, the fused vector's MobileFaceNet part). */
 export const IDENTIFICATION_IMPOSTOR_MODEL: ImpostorModel = {
   mean: ${idFit.mean.toFixed(5)},
   std: ${idFit.std.toFixed(5)},
+  source: '${datasetName}',
+};
+
+/**
+ * The same cosine centred in full on the gallery's mean sample (matching/gallery-centre.ts), here
+ * the set's own: a gallery centred in part is calibrated between the two.
+ */
+export const IDENTIFICATION_CENTRED_IMPOSTOR_MODEL: ImpostorModel = {
+  mean: ${centredFit.mean.toFixed(5)},
+  std: ${centredFit.std.toFixed(5)},
   source: '${datasetName}',
 };
 `,

@@ -11,8 +11,13 @@ import { createLogger, type Logger } from './log/logger.js';
 import { adminOperations } from './operations/admin-operations.js';
 import { defaultModelsDir, FaceEngine } from './engines/face/face-engine.js';
 import { FACE_MODEL_ID } from './engines/face/face-model.js';
-import { IDENTIFICATION_IMPOSTOR_MODEL, IMPOSTOR_MODEL } from './engines/face/calibration-data.js';
+import {
+  IDENTIFICATION_CENTRED_IMPOSTOR_MODEL,
+  IDENTIFICATION_IMPOSTOR_MODEL,
+  IMPOSTOR_MODEL,
+} from './engines/face/calibration-data.js';
 import { IDENTIFICATION_DIM, identificationView } from './engines/face/fused-descriptor.js';
+import { CENTRING_SHARE } from './matching/gallery-centre.js';
 import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
@@ -114,7 +119,12 @@ export async function startStation(config: StationConfig, options: StationOption
     engines.push(faceEngine, documentEngine);
     const policy = {
       impostors: IMPOSTOR_MODEL,
-      identification: { impostors: IDENTIFICATION_IMPOSTOR_MODEL, view: identificationView },
+      identification: {
+        view: identificationView,
+        centring: CENTRING_SHARE,
+        impostors: IDENTIFICATION_IMPOSTOR_MODEL,
+        centredImpostors: IDENTIFICATION_CENTRED_IMPOSTOR_MODEL,
+      },
       ...config.matching,
     };
     // Either way the index starts from its snapshot when it matches the gallery: on SQLite it is

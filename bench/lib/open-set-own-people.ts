@@ -1,5 +1,6 @@
 import { identificationThreshold, thresholdForFmr, type ImpostorModel } from '../../server/matching/calibration.js';
-import { dot, meanDirection, normalize } from '../../server/matching/similarity.js';
+import { centredImpostors, centringShift, centringWeight } from '../../server/matching/gallery-centre.js';
+import { meanDirection, normalize } from '../../server/matching/similarity.js';
 import { seededRandom } from '../../test/random.js';
 import { allPairs, percentile, verificationMetrics, type ScoredPair } from './metrics.js';
 import { openSetAtScale, scoreForConfidence, thresholdForStrangers, type OpenSetAtScale } from './open-set-scale.js';
@@ -21,6 +22,8 @@ export interface OwnPeopleOpenSet extends OpenSetAtScale {
   scoring: PersonScoring;
   /** Which half of the people the threshold was calibrated on (the other half is measured). */
   fold: number;
+  /** The share of each probe's similarity to its half's mean photo taken off its scores (0: none). */
+  centring: number;
   /**
    * Enrolled people found at the threshold that lets exactly the nominal 1 % of the measured half's
    * strangers through: the calibration's error removed, what the descriptor itself can do.
@@ -42,7 +45,7 @@ const FPIR = 0.01;
  * direction of their enrolled samples: the threshold is then for N comparisons, calibrated on the
  * calibration half's own template-against-photo impostor scores (a template's scores are not
  * distributed as a photo's). Extrapolated to N as in open-set-scale.ts, from the measured half's
- * per-person scores.
+ * per-person scores. With `centring` (HalvingsOptions) each half is centred on its own mean photo.
  */
 export function openSetOwnPeople(
   photos: readonly Photo[],
@@ -50,13 +53,17 @@ export function openSetOwnPeople(
   enrolledPhotos: number,
   galleries: readonly number[],
   scoring: PersonScoring = 'best-sample',
+  centring = 0,
 ): OwnPeopleOpenSet[] {
   const identities = [...new Set(photos.map((p) => p.identity))].sort();
-  return [0, 1].flatMap((fold) =>
-    measureHalf(photos, new Set(identities.filter((_, i) => i % 2 === fold)), score, enrolledPhotos, galleries, scoring).map(
-      (r) => ({ ...r, fold }),
-    ),
-  );
+  return [0, 1].flatMap((fold) => {
+    const calibrate = new Set(identities.filter((_, i) => i % 2 === fold));
+    return measureCentred({ photos, calibrate, score, enrolledPhotos, scoring }, galleries, centring).map((r) => ({
+      ...r,
+      fold,
+      centring,
+    }));
+  });
 }
 
 /** The median and the 10th and 90th percentiles of a figure over many halvings. */
@@ -100,7 +107,7 @@ export function openSetOwnPeopleHalvings(
       .sort((a, b) => a.key - b.key)
       .map((x) => x.id);
     const calibrate = new Set(shuffled.slice(0, identities.length >> 1));
-    return measureHalf(photos, calibrate, centred(photos, calibrate, cached, centring), enrolledPhotos, galleries, scoring);
+    return measureCentred({ photos, calibrate, score: cached, enrolledPhotos, scoring }, galleries, centring);
   });
   const spread = (values: number[]): Spread => ({
     median: percentile(values, 50),
@@ -125,28 +132,49 @@ export interface HalvingsOptions {
   scoring?: PersonScoring;
   /**
    * Each probe's scores lowered by this share of its similarity to the mean of its own half's
-   * photos (each half a population with its own gallery): a probe-specific threshold, since the
-   * share of a face that resembles everyone in a population raises all of its impostor scores.
+   * photos (each half a population with its own gallery, its mean shrunk as the station's is):
+   * the station's CENTRING_SHARE, or 0 for the plain cosine (matching/gallery-centre.ts).
    */
   centring?: number;
 }
 
-/** `score` with the probe's (first argument's) `centring` x similarity to its half's mean photo taken off. */
+/**
+ * measureHalf on centred scores, as the station centres and calibrates them: the calibration half
+ * fits the plain cosine's impostors and those centred in full on its own mean (what
+ * `eval:face --write-calibration` writes); the measured half, one gallery size at a time, is
+ * centred on its own mean at the weight of a gallery of that many samples (N x the photos
+ * enrolled), and its threshold comes from the calibration at that weight.
+ */
+function measureCentred(half: Half, galleries: readonly number[], centring: number): Measured[] {
+  const plain = calibrationOf(half);
+  if (centring === 0) return measureHalf(half, galleries, () => plain);
+  const calibrating = half.photos.filter((p) => half.calibrate.has(p.identity));
+  const full = calibrationOf({ ...half, score: centred(calibrating, half.score, centring, 1) });
+  const measured = half.photos.filter((p) => !half.calibrate.has(p.identity));
+  return galleries.flatMap((n) => {
+    const weight = centringWeight(n * half.enrolledPhotos);
+    return measureHalf({ ...half, score: centred(measured, half.score, centring, weight) }, [n], () =>
+      centredImpostors(plain, full, weight),
+    );
+  });
+}
+
+/**
+ * `score` with the probe's (first argument's) `centring` x similarity to the mean of `half`'s
+ * photos x `weight` taken off, as a station whose gallery is that population takes it
+ * (matching/gallery-centre.ts); other probes' scores are left as they are.
+ */
 function centred(
-  photos: readonly Photo[],
-  calibrate: ReadonlySet<string>,
+  half: readonly Photo[],
   score: (a: Float32Array, b: Float32Array) => number,
   centring: number,
+  weight: number,
 ): (a: Float32Array, b: Float32Array) => number {
-  if (centring === 0) return score;
-  const shift = new Map<Float32Array, number>();
-  for (const inCalibration of [true, false]) {
-    const half = photos.filter((p) => calibrate.has(p.identity) === inCalibration);
-    const units = half.map((p) => normalize(p.embedding));
-    const mean = new Float32Array(units[0]!.length);
-    for (const v of units) for (let i = 0; i < mean.length; i++) mean[i]! += v[i]! / units.length;
-    half.forEach((p, k) => shift.set(p.embedding, centring * dot(units[k]!, mean)));
-  }
+  const units = half.map((p) => normalize(p.embedding));
+  // The mean x the weight: galleryCentre of a gallery of such samples.
+  const centre = new Float32Array(units[0]!.length);
+  for (const v of units) for (let i = 0; i < centre.length; i++) centre[i]! += (v[i]! * weight) / units.length;
+  const shift = new Map(half.map((p, k) => [p.embedding, centringShift(units[k]!, centre, centring)]));
   return (a, b) => score(a, b) - (shift.get(a) ?? 0);
 }
 
@@ -170,25 +198,47 @@ function scoreCache(
   };
 }
 
-/** The people of `calibrate` set the threshold (their impostor tail); everyone else is measured. */
-function measureHalf(
-  photos: readonly Photo[],
-  calibrate: ReadonlySet<string>,
-  score: (a: Float32Array, b: Float32Array) => number,
-  enrolledPhotos: number,
-  galleries: readonly number[],
-  scoring: PersonScoring,
-): Omit<OwnPeopleOpenSet, 'fold'>[] {
-  const personScore =
-    scoring === 'best-sample'
-      ? (probe: Photo, enrolled: readonly Photo[]) => Math.max(...enrolled.map((e) => score(probe.embedding, e.embedding)))
-      : (probe: Photo, enrolled: readonly Photo[]) => score(probe.embedding, meanDirection(...enrolled.map((e) => e.embedding)));
+/** How a person scores against a probe (PersonScoring). */
+function personScoreOf(score: (a: Float32Array, b: Float32Array) => number, scoring: PersonScoring) {
+  return scoring === 'best-sample'
+    ? (probe: Photo, enrolled: readonly Photo[]) => Math.max(...enrolled.map((e) => score(probe.embedding, e.embedding)))
+    : (probe: Photo, enrolled: readonly Photo[]) => score(probe.embedding, meanDirection(...enrolled.map((e) => e.embedding)));
+}
+
+/**
+ * One half's exercise: the photos, the people whose impostor tail sets the threshold (everyone
+ * else is measured), how two photos score, and how many photos each person enrolls and is scored by.
+ */
+interface Half {
+  photos: readonly Photo[];
+  calibrate: ReadonlySet<string>;
+  score: (a: Float32Array, b: Float32Array) => number;
+  enrolledPhotos: number;
+  scoring: PersonScoring;
+}
+
+type Measured = Omit<OwnPeopleOpenSet, 'fold' | 'centring'>;
+
+/** The impostor tail the people of `calibrate` give (a photo's against a photo, or against a mean template). */
+function calibrationOf({ photos, calibrate, score, enrolledPhotos, scoring }: Half): ImpostorModel {
   const calibrating = photos.filter((p) => calibrate.has(p.identity));
-  const calibration = fitTail(
+  return fitTail(
     scoring === 'best-sample'
       ? allPairs(calibrating, (a, b) => score(a.embedding, b.embedding))
-      : personScores(calibrating, enrolledPhotos, personScore).impostor.map((s) => ({ score: s, genuine: false })),
+      : personScores(calibrating, enrolledPhotos, personScoreOf(score, scoring)).impostor.map((s) => ({
+          score: s,
+          genuine: false,
+        })),
   );
+}
+
+/** Everyone outside `calibrate` is measured, at the threshold `calibration(n)` sets for a gallery of n people. */
+function measureHalf(
+  { photos, calibrate, score, enrolledPhotos, scoring }: Half,
+  galleries: readonly number[],
+  calibration: (n: number) => ImpostorModel,
+): Measured[] {
+  const personScore = personScoreOf(score, scoring);
   const { genuine, impostor } = personScores(
     photos.filter((p) => !calibrate.has(p.identity)),
     enrolledPhotos,
@@ -205,7 +255,7 @@ function measureHalf(
     return {
       enrolled_photos: enrolledPhotos,
       scoring,
-      ...openSetAtScale(genuine, impostor, tail, n, scoreForConfidence(confidence, calibration)),
+      ...openSetAtScale(genuine, impostor, tail, n, scoreForConfidence(confidence, calibration(n))),
       known_found_at_nominal: openSetAtScale(genuine, impostor, tail, n, exact).known_found,
     };
   });

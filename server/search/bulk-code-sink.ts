@@ -25,12 +25,13 @@ export interface BulkCodeData {
   prefix?: boolean;
 }
 
-/** What a coded batch sends back: its rows start..start+n-1, each row's hash and 4-bit error bound. */
+/** What a coded batch sends back: its rows start..start+n-1, each row's hash and 4-bit error bound, the sum of its unit rows. */
 export interface CodedBatch {
   start: number;
   hashes: Int32Array;
   err4: Float32Array;
   alpha2Max: number;
+  sum: Float64Array;
 }
 
 /** A coder's working space and a fast-scan block to stage a shared block in. */
@@ -77,6 +78,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
     const end = start + n;
     const hashes = new Int32Array(n);
     const err4 = new Float32Array(n);
+    const sum = new Float64Array(dim);
     if (units.length < n * dim) units = new Float32Array(n * dim);
     let alpha2Max = 0;
     const u8 = new Uint8Array(data.memory.buffer);
@@ -94,6 +96,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
         err4[i] = writer.err4;
         alpha2Max = Math.max(alpha2Max, writer.alpha2);
         units.set(writer.unit, i * dim);
+        for (let k = 0; k < dim; k++) sum[k]! += writer.unit[k]!;
       }
       if (shared) {
         const block = layout.fsAt + b * blockBytes;
@@ -109,7 +112,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
     } finally {
       closeSync(fd);
     }
-    const coded: CodedBatch = { start, hashes, err4, alpha2Max };
-    return { coded, transfer: [hashes.buffer, err4.buffer] };
+    const coded: CodedBatch = { start, hashes, err4, alpha2Max, sum };
+    return { coded, transfer: [hashes.buffer, err4.buffer, sum.buffer] };
   };
 }

@@ -13,8 +13,11 @@ export interface SearchHit {
 export class EmbeddingIndex {
   private readonly persons = new Map<string, Float32Array[]>();
   private samples = 0;
+  private readonly sum: Float64Array;
 
-  constructor(readonly dim: number) {}
+  constructor(readonly dim: number) {
+    this.sum = new Float64Array(dim);
+  }
 
   get personCount(): number {
     return this.persons.size;
@@ -31,28 +34,40 @@ export class EmbeddingIndex {
     if (list.length === 0) return;
     this.persons.set(idPersona, list);
     this.samples += list.length;
+    for (const e of list) this.accumulate(e, 1);
   }
 
   add(idPersona: string, embedding: Float32Array): void {
     if (embedding.length !== this.dim) return;
     const list = this.persons.get(idPersona) ?? [];
-    list.push(normalize(embedding));
+    const unit = normalize(embedding);
+    list.push(unit);
     this.persons.set(idPersona, list);
     this.samples++;
+    this.accumulate(unit, 1);
   }
 
   remove(idPersona: string): void {
     const list = this.persons.get(idPersona);
     if (!list) return;
     this.samples -= list.length;
+    for (const e of list) this.accumulate(e, -1);
     this.persons.delete(idPersona);
   }
 
-  /** The `k` best persons for a probe, best first, optionally leaving one person out. */
   personIds(): Iterable<string> {
     return this.persons.keys();
   }
 
+  sampleSum(): Float64Array {
+    return this.sum.slice();
+  }
+
+  private accumulate(unit: Float32Array, sign: 1 | -1): void {
+    for (let i = 0; i < this.dim; i++) this.sum[i]! += sign * unit[i]!;
+  }
+
+  /** The `k` best persons for a probe, best first, optionally leaving one person out. */
   search(probe: Float32Array, k: number, exclude?: string): SearchHit[] {
     const q = normalize(probe);
     const hits: SearchHit[] = [];

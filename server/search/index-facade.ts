@@ -27,5 +27,6 @@ export function indexFacade(current: () => SearchIndex, failed: (error: unknown,
     remove: (id) => guarded(() => current().remove(id), true),
     personIds: () => current().personIds(),
     search: (probe, k, exclude) => guarded(() => current().search(probe, k, exclude), false),
+    sampleSum: () => guarded(() => current().sampleSum(), false),
   };
 }

@@ -38,6 +38,14 @@ function expectSame(a: { idPersona: string; score: number }[], b: { idPersona: s
   expect(a.map((h) => h.score)).toEqual(b.map((h) => h.score));
 }
 
+/** The two indexes' sums of their samples' unit vectors agree (to float32 rounding over thousands of rows). */
+function expectSameSum(a: { sampleSum(): Float64Array }, b: { sampleSum(): Float64Array }) {
+  const x = a.sampleSum();
+  const y = b.sampleSum();
+  expect(x.length).toBe(y.length);
+  expect(Math.max(...x.map((v, i) => Math.abs(v - y[i]!)))).toBeLessThan(1e-3);
+}
+
 const dir = mkdtempSync(path.join(tmpdir(), 'qindex-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -289,16 +297,22 @@ describe('QuantizedEmbeddingIndex', () => {
     expect(fast.personCount).toBe(exact.personCount);
     expect(fast.sampleCount).toBe(exact.sampleCount);
     expect(fast.rowsHeld).toBeGreaterThan(fast.sampleCount);
+    // The gallery's sum follows every change: what identification centres on.
+    expectSameSum(fast, exact);
     const probes = Array.from({ length: 20 }, (_, i) => (i % 2 ? randomVec(r, dim) : g[i * 50]![1][0]!));
     for (const probe of probes) expectSame(fast.search(probe, 10), exact.search(probe, 10));
     fast.compact();
     expect(fast.rowsHeld).toBe(fast.sampleCount);
     expect([...fast.personIds()].sort()).toEqual([...exact.personIds()].sort());
+    expectSameSum(fast, exact);
     for (const probe of probes) expectSame(fast.search(probe, 10), exact.search(probe, 10));
     fast.add('new', probes[1]!);
     exact.add('new', probes[1]!);
     expectSame(fast.search(probes[1]!, 10), exact.search(probes[1]!, 10));
     expect(fast.search(probes[1]!, 1)[0]!.idPersona).toBe('new');
+    expectSameSum(fast, exact);
+    for (const id of [...exact.personIds()]) fast.remove(id);
+    expect(Math.max(...fast.sampleSum().map(Math.abs))).toBeLessThan(1e-3);
   });
 
   it('ignores embeddings of another dimension, as EmbeddingIndex does', () => {
@@ -367,6 +381,7 @@ describe('QuantizedEmbeddingIndex', () => {
       b.loadSnapshot(file);
       expect(b.personCount).toBe(a.personCount);
       expect(b.sampleCount).toBe(a.sampleCount);
+      expect(b.sampleSum()).toEqual(a.sampleSum());
       // Every id, though none was made a string by the load.
       expect([...b.personIds()].sort()).toEqual([...a.personIds()].sort());
       // Right after the load (its ids found through the packed text): an exclusion, then a re-enrollment, find their person.

@@ -207,7 +207,7 @@ const LIST_MODE = 3;
 /** Lists shorter than this are scored by the caller's thread alone (a worker round trip costs ~0.1 ms). */
 const PARALLEL_LIST = 2048;
 
-const SNAPSHOT_MAGIC = 'ENRIDX08';
+const SNAPSHOT_MAGIC = 'ENRIDX09';
 /** How long a load waits for a segment its helper thread claimed (a 4 MiB segment takes about 20 ms at 1M). */
 const SNAPSHOT_HELPER_WAIT_MS = 30_000;
 /**
@@ -322,6 +322,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   private slotIds = new SlotIds();
   private freeSlots: number[] = [];
   private samples = 0;
+  /** The sum of every live row's unit vector (SearchIndex.sampleSum). */
+  private sum: Float64Array;
   private vectors: VectorStore;
   /** The largest 4-bit quantisation residual norm of any row, and the largest 2-bit scale. */
   private err4Max = 0;
@@ -384,6 +386,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.qi16 = new Int16Array(this.dpad);
     this.lut = new Int8Array(this.pairs * 16);
     this.scratch = new Float32Array(dim);
+    this.sum = new Float64Array(dim);
     this.qrot = new Float64Array(this.dpad);
     this.hashF = new Float32Array(dim);
     this.hashI = new Int32Array(this.hashF.buffer);
@@ -501,6 +504,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
 
   personIds(): Iterable<string> {
     return this.slotIds.ids();
+  }
+
+  sampleSum(): Float64Array {
+    return this.sum.slice();
   }
 
   get sampleCount(): number {
@@ -652,6 +659,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.rowHashes[row] = this.writer.load(e, true);
     this.writeRow(row);
     this.vectors.append(this.writer.unit);
+    addInto(this.sum, this.writer.unit, 1);
     this.rowSlot[row] = slot;
     this.rowNext[row] = -1;
     const last = this.slotLast[slot]!;
@@ -697,7 +705,8 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       },
       take: (ids, embeddings, coded) => {
         if (coded === undefined) return void later.push([ids, embeddings]);
-        const { start, hashes, err4, alpha2Max } = coded as CodedBatch;
+        const { start, hashes, err4, alpha2Max, sum } = coded as CodedBatch;
+        addInto(this.sum, sum, 1);
         for (let i = 0; i < ids.length; i++) {
           const row = start + i;
           const slot = this.slotIds.find(ids[i]!) ?? this.newSlot(ids[i]!);
@@ -747,6 +756,11 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
   remove(idPersona: string): void {
     const slot = this.slotIds.find(idPersona);
     if (slot === undefined) return;
+    // The rows leave the gallery's sum as they came in: read, and checked, before anything changes.
+    const leaving = new Float64Array(this.dim);
+    for (let row = this.slotHead[slot]!; row >= 0; row = this.rowNext[row]!)
+      addInto(leaving, this.readChecked(this.vectors, row), 1);
+    addInto(this.sum, leaving, -1);
     const { u8, f32 } = this.views();
     const d = this.dpad;
     for (let row = this.slotHead[slot]!; row >= 0; row = this.rowNext[row]!) {
@@ -788,9 +802,12 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
           this.fileStore(`${this.vectorFile!}.compact`, compactCipher, 0)
         : new MemoryVectorStore(this.dim);
     let w = 0;
+    // Summed afresh from the rows kept: no rounding carried over from the removals.
+    const sum = new Float64Array(this.dim);
     for (let r = 0; r < this.rowCount; r++) {
       if (this.rowSlot[r]! < 0) continue;
       const v = this.readChecked(old, r);
+      addInto(sum, v, 1);
       if (w !== r) {
         this.writer.load(v, false);
         this.writeRow(w);
@@ -805,6 +822,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     f32.fill(NaN, (this.scales4At >> 2) + w, (this.scales4At >> 2) + this.rowCount);
     this.rowCount = w;
     this.deadRows = 0;
+    this.sum = sum;
     this.relink();
     old.close();
     if (fresh instanceof FileVectorStore) {
@@ -1208,6 +1226,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     const parts: [Uint8Array, number][] = [
       [labelBytes, layout.label],
       [idBytes, layout.ids],
+      [new Uint8Array(this.sum.buffer), layout.sum],
       [new Uint8Array(person.buffer), layout.person],
       [new Uint8Array(this.rowHashes.buffer, 0, rows * 4), layout.hashes],
       [new Uint8Array(this.rowErr4.buffer, 0, rows * 4), layout.errs],
@@ -1362,6 +1381,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.rowCount = 0;
       this.deadRows = 0;
       this.samples = 0;
+      this.sum = new Float64Array(this.dim);
       this.freeSlots = [];
       this.slotIds.clear();
       this.slotHead = new Int32Array(0);
@@ -1375,8 +1395,10 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       // Straight into the row arrays (reserved for `rows`), as the codes into the shared memory.
       const person = this.rowSlot.subarray(0, rows);
       // In the order they were written (and their segments numbered): this thread's arrays, then the shared memory's.
+      const sum = new Float64Array(dim);
       const own: [Uint8Array, number][] = [
         [idBytes, layout.ids],
+        [new Uint8Array(sum.buffer), layout.sum],
         [new Uint8Array(this.rowSlot.buffer, 0, rows * 4), layout.person],
         [new Uint8Array(this.rowHashes.buffer, 0, rows * 4), layout.hashes],
         [new Uint8Array(this.rowErr4.buffer, 0, rows * 4), layout.errs],
@@ -1429,6 +1451,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       this.samples = rows;
       for (let r = 0; r < rows; r++) this.slotSamples[person[r]!]!++;
       this.relink();
+      this.sum = sum;
       this.err4Max = header.readDoubleLE(40);
       this.alpha2Max = header.readDoubleLE(48);
       this.vectors.clear();
@@ -1476,7 +1499,8 @@ function snapshotLayout(
 ) {
   const label = SNAPSHOT_HEADER;
   const ids = label + labelBytes;
-  const person = align(ids + idBytes, 64);
+  const sum = align(ids + idBytes, 64);
+  const person = align(sum + dim * 8, 64);
   const hashes = person + rows * 4;
   const errs = hashes + rows * 4;
   const scales2 = errs + rows * 4;
@@ -1485,13 +1509,14 @@ function snapshotLayout(
   const fs = align(errs2 + rows * 4, 64);
   const fsBytes = (align(rows, 32) * pairs) / 2;
   const codes = align(fs + fsBytes, 64);
-  const segments = segmentCount([idBytes, ...Array<number>(6).fill(rows * 4), fsBytes, (rows * dpad) / 2], segmentBytes);
+  const segments = segmentCount([idBytes, dim * 8, ...Array<number>(6).fill(rows * 4), fsBytes, (rows * dpad) / 2], segmentBytes);
   // A sealed snapshot's segment tags (zeros in clear), before the float rows: those end the file.
   const tags = align(codes + (rows * dpad) / 2, 64);
   const floats = align(tags + segments * TAG_BYTES, 64);
   return {
     label,
     ids,
+    sum,
     person,
     hashes,
     errs,
@@ -1505,6 +1530,11 @@ function snapshotLayout(
     segments,
     floats,
   };
+}
+
+/** `into` += sign x `v`, element by element. */
+function addInto(into: Float64Array, v: ArrayLike<number>, sign: 1 | -1): void {
+  for (let i = 0; i < into.length; i++) into[i]! += sign * v[i]!;
 }
 
 /** Rows (or persons) a snapshot's load reserves beyond what it holds: a sixteenth, at least 1,024. */

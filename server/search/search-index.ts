@@ -16,4 +16,9 @@ export interface SearchIndex {
   /** Every person the index holds (a follower of a shared gallery re-synchronises with it). */
   personIds(): Iterable<string>;
   search(probe: Float32Array, k: number, exclude?: string): SearchHit[];
+  /**
+   * The sum of every sample's unit vector (a copy): identification centres its scores on the
+   * gallery's mean sample (server/matching/gallery-centre.ts).
+   */
+  sampleSum(): Float64Array;
 }

@@ -21,19 +21,10 @@ import type { SearchIndex } from '../../search/search-index.js';
 import type { Gallery, ScreenInput } from '../../gallery/gallery.js';
 import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
+import { identificationOnGallery, type IdentificationScoring } from './identification-scoring.js';
 import { selectFrames, type UsableFrame } from './frame-selection.js';
 import { assessPresentation, spoofDecision } from './presentation-attack.js';
 import { ResultCache } from '../result-cache.js';
-
-/**
- * How identification (1:N, duplicate search) scores, where it differs from verification: what it
- * compares of a stored embedding or a probe (the index holds the same view of the gallery), and the
- * impostor distribution of that comparison's cosine (engines/face/fused-descriptor.ts).
- */
-export interface IdentificationScoring {
-  impostors: ImpostorModel;
-  view(embedding: Float32Array): Float32Array;
-}
 
 export interface FaceMatchingPolicy {
   /** Impostor distribution of the stored embeddings' cosine: 1:1 decisions. */
@@ -81,7 +72,6 @@ export function faceOperations(deps: {
   });
   const score = (s: number) => scoreOn(s, policy.impostors);
   const { identification } = policy;
-  const identificationConfidence = (s: number) => confidenceOf(s, identification.impostors);
   const identifyThreshold = () =>
     Math.round(identificationThreshold(index.sampleCount, policy.identifyFpir, verifyThreshold) * 10) / 10;
 
@@ -142,13 +132,15 @@ export function faceOperations(deps: {
             candidates === 'index'
               ? index.search(searched, 1, idPersona)[0]
               : bestOf(candidates, searched, idPersona, identification.view);
-          if (hit && identificationConfidence(hit.score) >= threshold) {
+          const gallery = identificationOnGallery(identification, index);
+          const confidence = hit ? confidenceOf(hit.score - gallery.shift(searched), gallery.impostors) : 0;
+          if (hit && confidence >= threshold) {
             log.warn({ idPersona, duplicatedIdPersona: hit.idPersona }, 'enrolamiento duplicado rechazado');
             return {
               status: 'DUPLICATED_TEMPLATE',
               idPersona,
               duplicatedIdPersona: hit.idPersona,
-              motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${identificationConfidence(hit.score)} >= ${threshold})`,
+              motivo: `el rostro ya está enrolado como ${hit.idPersona} (confianza ${confidence} >= ${threshold})`,
             };
           }
         }
@@ -209,9 +201,12 @@ export function faceOperations(deps: {
       if (index.personCount === 0) return { status: 'WITHOUT_TEMPLATE', candidates: [], motivo: 'la galería está vacía' };
       const selection = selectFrames(await analyze(templates.template!, BASE), { onlyMajor: true, impostors: policy.impostors });
       if (!selection.ok) return { status: selection.status, candidates: [], motivo: selection.motivo };
+      const probe = identification.view(selection.best.face.embedding!);
+      const gallery = identificationOnGallery(identification, index);
+      const shift = gallery.shift(probe);
       const candidates = index
-        .search(identification.view(selection.best.face.embedding!), maxResults)
-        .map((hit) => ({ idPersona: hit.idPersona, ...scoreOn(hit.score, identification.impostors) }))
+        .search(probe, maxResults)
+        .map((hit) => ({ idPersona: hit.idPersona, ...scoreOn(hit.score - shift, gallery.impostors) }))
         .filter((c) => c.confidence >= threshold);
       return { status: candidates.length ? 'IDENTIFY_OK' : 'NOT_IDENTIFIED', threshold: round1(threshold), candidates };
     },
