@@ -147,34 +147,40 @@ export interface HalvingsOptions {
  */
 function measureCentred(half: Half, galleries: readonly number[], centring: number): Measured[] {
   const plain = calibrationOf(half);
-  if (centring === 0) return measureHalf(half, galleries, () => plain);
-  const calibrating = half.photos.filter((p) => half.calibrate.has(p.identity));
-  const full = calibrationOf({ ...half, score: centred(calibrating, half.score, centring, 1) });
   const measured = half.photos.filter((p) => !half.calibrate.has(p.identity));
+  const raw = personScores(measured, half.enrolledPhotos, personScoreOf(half.score, half.scoring));
+  if (centring === 0) return measureHalf(raw, half, galleries, () => plain);
+  const calibrating = half.photos.filter((p) => half.calibrate.has(p.identity));
+  const full = calibrationOf({ ...half, score: centred(calibrating, half.score, centring) });
+  // A person's score less the probe's shift is the centred person score (the shift is the probe's
+  // alone), and the shift scales with the weight: the raw scores are taken once.
+  const shift = probeShifts(measured, centring);
   return galleries.flatMap((n) => {
     const weight = centringWeight(n * half.enrolledPhotos);
-    return measureHalf({ ...half, score: centred(measured, half.score, centring, weight) }, [n], () =>
-      centredImpostors(plain, full, weight),
-    );
+    const lowered = (scores: number[], probes: Photo[]) => scores.map((s, i) => s - weight * shift.get(probes[i]!.embedding)!);
+    const scores = { genuine: lowered(raw.genuine, raw.genuineProbes), impostor: lowered(raw.impostor, raw.impostorProbes) };
+    return measureHalf(scores, half, [n], () => centredImpostors(plain, full, weight));
   });
 }
 
 /**
- * `score` with the probe's (first argument's) `centring` x similarity to the mean of `half`'s
- * photos x `weight` taken off, as a station whose gallery is that population takes it
- * (matching/gallery-centre.ts); other probes' scores are left as they are.
+ * Each photo's `centring` x similarity to the mean of `photos` (a station's whole shift, on a
+ * gallery of that population large enough to be centred in full: matching/gallery-centre.ts).
  */
+function probeShifts(photos: readonly Photo[], centring: number): Map<Float32Array, number> {
+  const units = photos.map((p) => normalize(p.embedding));
+  const mean = new Float32Array(units[0]!.length);
+  for (const v of units) for (let i = 0; i < mean.length; i++) mean[i]! += v[i]! / units.length;
+  return new Map(photos.map((p, k) => [p.embedding, centringShift(units[k]!, mean, centring)]));
+}
+
+/** `score` with the probe's (first argument's) shift on `photos` taken off; other probes' scores are left as they are. */
 function centred(
-  half: readonly Photo[],
+  photos: readonly Photo[],
   score: (a: Float32Array, b: Float32Array) => number,
   centring: number,
-  weight: number,
 ): (a: Float32Array, b: Float32Array) => number {
-  const units = half.map((p) => normalize(p.embedding));
-  // The mean x the weight: galleryCentre of a gallery of such samples.
-  const centre = new Float32Array(units[0]!.length);
-  for (const v of units) for (let i = 0; i < centre.length; i++) centre[i]! += (v[i]! * weight) / units.length;
-  const shift = new Map(half.map((p, k) => [p.embedding, centringShift(units[k]!, centre, centring)]));
+  const shift = probeShifts(photos, centring);
   return (a, b) => score(a, b) - (shift.get(a) ?? 0);
 }
 
@@ -232,18 +238,13 @@ function calibrationOf({ photos, calibrate, score, enrolledPhotos, scoring }: Ha
   );
 }
 
-/** Everyone outside `calibrate` is measured, at the threshold `calibration(n)` sets for a gallery of n people. */
+/** The measured half's person scores, at the threshold `calibration(n)` sets for a gallery of n people. */
 function measureHalf(
-  { photos, calibrate, score, enrolledPhotos, scoring }: Half,
+  { genuine, impostor }: { genuine: readonly number[]; impostor: readonly number[] },
+  { enrolledPhotos, scoring }: Half,
   galleries: readonly number[],
   calibration: (n: number) => ImpostorModel,
 ): Measured[] {
-  const personScore = personScoreOf(score, scoring);
-  const { genuine, impostor } = personScores(
-    photos.filter((p) => !calibrate.has(p.identity)),
-    enrolledPhotos,
-    personScore,
-  );
   const tail = fitTail([
     ...genuine.map((s) => ({ score: s, genuine: true })),
     ...impostor.map((s) => ({ score: s, genuine: false })),
@@ -264,12 +265,13 @@ function measureHalf(
 /**
  * Each person enrolls up to `enrolledPhotos` photos: genuine, each photo of a person with two or
  * more against their other photos; impostor, each photo against every other person's first ones.
+ * Each score's probe beside it.
  */
 function personScores(
   photos: readonly Photo[],
   enrolledPhotos: number,
   personScore: (probe: Photo, enrolled: readonly Photo[]) => number,
-): { genuine: number[]; impostor: number[] } {
+): { genuine: number[]; impostor: number[]; genuineProbes: Photo[]; impostorProbes: Photo[] } {
   const byPerson = new Map<string, Photo[]>();
   for (const p of photos) {
     const own = byPerson.get(p.identity);
@@ -277,17 +279,24 @@ function personScores(
     else byPerson.set(p.identity, [p]);
   }
   const genuine: number[] = [];
+  const genuineProbes: Photo[] = [];
   for (const own of byPerson.values()) {
     if (own.length < 2) continue;
-    for (const probe of own) genuine.push(personScore(probe, own.filter((p) => p !== probe).slice(0, enrolledPhotos)));
-  }
-  const impostor: number[] = [];
-  for (const probe of photos) {
-    for (const [id, own] of byPerson) {
-      if (id !== probe.identity) impostor.push(personScore(probe, own.slice(0, enrolledPhotos)));
+    for (const probe of own) {
+      genuine.push(personScore(probe, own.filter((p) => p !== probe).slice(0, enrolledPhotos)));
+      genuineProbes.push(probe);
     }
   }
-  return { genuine, impostor };
+  const impostor: number[] = [];
+  const impostorProbes: Photo[] = [];
+  for (const probe of photos) {
+    for (const [id, own] of byPerson) {
+      if (id === probe.identity) continue;
+      impostor.push(personScore(probe, own.slice(0, enrolledPhotos)));
+      impostorProbes.push(probe);
+    }
+  }
+  return { genuine, impostor, genuineProbes, impostorProbes };
 }
 
 function fitTail(pairs: readonly ScoredPair[]): ImpostorModel {
