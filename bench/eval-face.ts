@@ -20,15 +20,15 @@ import {
   MOBILEFACENET_TWO_CROPS_ID,
 } from '../server/engines/face/face-model.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
-import { CENTRING_SHARE, centringShift, galleryCentre } from '../server/matching/gallery-centre.js';
-import { cosine, normalize } from '../server/matching/similarity.js';
+import { CENTRING_SHARE } from '../server/matching/gallery-centre.js';
+import { cosine } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
 import { detectionCensus } from './lib/detection-census.js';
 import { hardestPhotos } from './lib/hardest-photos.js';
 import { allPairs, printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
-import { openSetOwnPeople, openSetOwnPeopleHalvings, type Spread } from './lib/open-set-own-people.js';
+import { centringShifts, openSetOwnPeople, openSetOwnPeopleHalvings, type Spread } from './lib/open-set-own-people.js';
 import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './lib/open-set-scale.js';
 
 const { values: args } = parseArgs({
@@ -149,21 +149,26 @@ for (const m of BASE_MODELS) {
   zStats.set(m, { mean: v.impostorMean, std: v.impostorStd });
 }
 
-/** Each photo's centring shift as a probe of the centred models, on the set's own mean sample. */
-const centringShifts = new Map(
-  Object.entries(CENTRED).map(([centred, base]) => {
-    const units = samples.filter((s) => s.embeddings[base]).map((s) => [s, normalize(s.embeddings[base]!)] as const);
-    const sum = new Float64Array(units[0]?.[1].length ?? 0);
-    for (const [, u] of units) for (let i = 0; i < sum.length; i++) sum[i]! += u[i]!;
-    // In full, as a gallery of thousands is centred (and as the shipped calibration is fitted).
-    const centre = galleryCentre(sum, units.length, 0);
-    return [centred, new Map(units.map(([s, u]) => [s, centringShift(u, centre)]))];
-  }),
+/**
+ * Each photo's centring shift as a probe of the centred models, by its embedding, on the set's own
+ * mean sample in full, as a gallery of thousands is centred (and as the shipped calibration is fitted).
+ */
+const probeShifts = new Map(
+  Object.entries(CENTRED).map(([centred, base]) => [
+    centred,
+    centringShifts(
+      samples.filter((s) => s.embeddings[base]).map((s) => ({ embedding: s.embeddings[base]! })),
+      CENTRING_SHARE,
+    ),
+  ]),
 );
 
 function similarity(model: string, a: Sample, b: Sample): number {
   const centredOn = CENTRED[model];
-  if (centredOn) return cosine(a.embeddings[centredOn]!, b.embeddings[centredOn]!) - centringShifts.get(model)!.get(a)!;
+  if (centredOn) {
+    const probe = a.embeddings[centredOn]!;
+    return cosine(probe, b.embeddings[centredOn]!) - probeShifts.get(model)!.get(probe)!;
+  }
   const cross = CROSS[model];
   if (cross) return cosine(a.embeddings[cross[0]]!, b.embeddings[cross[1]]!);
   const list = FUSIONS[model];

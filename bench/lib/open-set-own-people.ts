@@ -1,6 +1,6 @@
 import { identificationThreshold, thresholdForFmr, type ImpostorModel } from '../../server/matching/calibration.js';
-import { centredImpostors, centringShift, centringWeight } from '../../server/matching/gallery-centre.js';
-import { meanDirection, normalize } from '../../server/matching/similarity.js';
+import { centredImpostors, centringShift, centringWeight, galleryCentre } from '../../server/matching/gallery-centre.js';
+import { addInto, meanDirection, normalize } from '../../server/matching/similarity.js';
 import { seededRandom } from '../../test/random.js';
 import { allPairs, percentile, verificationMetrics, type ScoredPair } from './metrics.js';
 import { openSetAtScale, scoreForConfidence, thresholdForStrangers, type OpenSetAtScale } from './open-set-scale.js';
@@ -154,7 +154,7 @@ function measureCentred(half: Half, galleries: readonly number[], centring: numb
   const full = calibrationOf({ ...half, score: centred(calibrating, half.score, centring) });
   // A person's score less the probe's shift is the centred person score (the shift is the probe's
   // alone), and the shift scales with the weight: the raw scores are taken once.
-  const shift = probeShifts(measured, centring);
+  const shift = centringShifts(measured, centring);
   return galleries.flatMap((n) => {
     const weight = centringWeight(n * half.enrolledPhotos);
     const lowered = (scores: number[], probes: Photo[]) => scores.map((s, i) => s - weight * shift.get(probes[i]!.embedding)!);
@@ -164,13 +164,14 @@ function measureCentred(half: Half, galleries: readonly number[], centring: numb
 }
 
 /**
- * Each photo's `centring` x similarity to the mean of `photos` (a station's whole shift, on a
- * gallery of that population large enough to be centred in full: matching/gallery-centre.ts).
+ * Each photo's `centring` x similarity to the mean of `photos`, by its embedding: a station's whole
+ * shift, on a gallery of that population large enough to be centred in full (matching/gallery-centre.ts).
  */
-function probeShifts(photos: readonly Photo[], centring: number): Map<Float32Array, number> {
+export function centringShifts(photos: readonly Pick<Photo, 'embedding'>[], centring: number): Map<Float32Array, number> {
   const units = photos.map((p) => normalize(p.embedding));
-  const mean = new Float32Array(units[0]!.length);
-  for (const v of units) for (let i = 0; i < mean.length; i++) mean[i]! += v[i]! / units.length;
+  const sum = new Float64Array(units[0]?.length ?? 0);
+  for (const v of units) addInto(sum, v);
+  const mean = galleryCentre(sum, units.length, 0);
   return new Map(photos.map((p, k) => [p.embedding, centringShift(units[k]!, mean, centring)]));
 }
 
@@ -180,7 +181,7 @@ function centred(
   score: (a: Float32Array, b: Float32Array) => number,
   centring: number,
 ): (a: Float32Array, b: Float32Array) => number {
-  const shift = probeShifts(photos, centring);
+  const shift = centringShifts(photos, centring);
   return (a, b) => score(a, b) - (shift.get(a) ?? 0);
 }
 

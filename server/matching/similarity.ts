@@ -15,6 +15,11 @@ export function meanDirection(...vectors: Float32Array[]): Float32Array {
   return normalize(out);
 }
 
+/** `into` += `factor` x `v`, element by element (sums of unit vectors are kept in float64). */
+export function addInto(into: Float64Array | Float32Array, v: ArrayLike<number>, factor = 1): void {
+  for (let i = 0; i < into.length; i++) into[i]! += factor * v[i]!;
+}
+
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;

@@ -3,6 +3,7 @@
 // file, so that the index's own thread is left only filing the rows under their persons
 // (QuantizedEmbeddingIndex.bulkLoader). The opening and the coding then share both cores.
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { addInto } from '../matching/similarity.js';
 import type { OpenedBatchSink } from '../store/store.js';
 import { RowCipher } from './row-cipher.js';
 import { type CodeLayout, coderSpaceAt, coderSpaceBytes, RowWriter } from './row-writer.js';
@@ -96,7 +97,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
         err4[i] = writer.err4;
         alpha2Max = Math.max(alpha2Max, writer.alpha2);
         units.set(writer.unit, i * dim);
-        for (let k = 0; k < dim; k++) sum[k]! += writer.unit[k]!;
+        addInto(sum, writer.unit);
       }
       if (shared) {
         const block = layout.fsAt + b * blockBytes;

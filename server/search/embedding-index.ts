@@ -1,4 +1,4 @@
-import { dot, normalize } from '../matching/similarity.js';
+import { addInto, dot, normalize } from '../matching/similarity.js';
 
 export interface SearchHit {
   idPersona: string;
@@ -34,7 +34,7 @@ export class EmbeddingIndex {
     if (list.length === 0) return;
     this.persons.set(idPersona, list);
     this.samples += list.length;
-    for (const e of list) this.accumulate(e, 1);
+    for (const e of list) addInto(this.sum, e);
   }
 
   add(idPersona: string, embedding: Float32Array): void {
@@ -44,14 +44,14 @@ export class EmbeddingIndex {
     list.push(unit);
     this.persons.set(idPersona, list);
     this.samples++;
-    this.accumulate(unit, 1);
+    addInto(this.sum, unit);
   }
 
   remove(idPersona: string): void {
     const list = this.persons.get(idPersona);
     if (!list) return;
     this.samples -= list.length;
-    for (const e of list) this.accumulate(e, -1);
+    for (const e of list) addInto(this.sum, e, -1);
     this.persons.delete(idPersona);
   }
 
@@ -61,10 +61,6 @@ export class EmbeddingIndex {
 
   sampleSum(): Float64Array {
     return this.sum.slice();
-  }
-
-  private accumulate(unit: Float32Array, sign: 1 | -1): void {
-    for (let i = 0; i < this.dim; i++) this.sum[i]! += sign * unit[i]!;
   }
 
   /** The `k` best persons for a probe, best first, optionally leaving one person out. */

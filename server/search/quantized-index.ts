@@ -4,7 +4,7 @@ import { closeSync, fsyncSync, openSync, readSync, renameSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import { normalize } from '../matching/similarity.js';
+import { addInto, normalize } from '../matching/similarity.js';
 import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
 import { adviseHugePages, hugePagesState } from './huge-pages.js';
@@ -659,7 +659,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     this.rowHashes[row] = this.writer.load(e, true);
     this.writeRow(row);
     this.vectors.append(this.writer.unit);
-    addInto(this.sum, this.writer.unit, 1);
+    addInto(this.sum, this.writer.unit);
     this.rowSlot[row] = slot;
     this.rowNext[row] = -1;
     const last = this.slotLast[slot]!;
@@ -706,7 +706,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
       take: (ids, embeddings, coded) => {
         if (coded === undefined) return void later.push([ids, embeddings]);
         const { start, hashes, err4, alpha2Max, sum } = coded as CodedBatch;
-        addInto(this.sum, sum, 1);
+        addInto(this.sum, sum);
         for (let i = 0; i < ids.length; i++) {
           const row = start + i;
           const slot = this.slotIds.find(ids[i]!) ?? this.newSlot(ids[i]!);
@@ -759,7 +759,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     // The rows leave the gallery's sum as they came in: read, and checked, before anything changes.
     const leaving = new Float64Array(this.dim);
     for (let row = this.slotHead[slot]!; row >= 0; row = this.rowNext[row]!)
-      addInto(leaving, this.readChecked(this.vectors, row), 1);
+      addInto(leaving, this.readChecked(this.vectors, row));
     addInto(this.sum, leaving, -1);
     const { u8, f32 } = this.views();
     const d = this.dpad;
@@ -807,7 +807,7 @@ export class QuantizedEmbeddingIndex implements SearchIndex {
     for (let r = 0; r < this.rowCount; r++) {
       if (this.rowSlot[r]! < 0) continue;
       const v = this.readChecked(old, r);
-      addInto(sum, v, 1);
+      addInto(sum, v);
       if (w !== r) {
         this.writer.load(v, false);
         this.writeRow(w);
@@ -1530,11 +1530,6 @@ function snapshotLayout(
     segments,
     floats,
   };
-}
-
-/** `into` += sign x `v`, element by element. */
-function addInto(into: Float64Array, v: ArrayLike<number>, sign: 1 | -1): void {
-  for (let i = 0; i < into.length; i++) into[i]! += sign * v[i]!;
 }
 
 /** Rows (or persons) a snapshot's load reserves beyond what it holds: a sixteenth, at least 1,024. */
