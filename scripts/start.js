@@ -18,10 +18,15 @@ function electronBinary() {
   }
 }
 
+// V8's collector on one thread per isolate (docs/face-engine.md, "One collector thread"): its
+// parallel helpers ran on the core the other face worker needs. A start flag only: set at run
+// time (v8.setFlagsFromString) it aborts the process at the next full collection.
+const SINGLE_THREADED_GC = '--single-threaded-gc';
+
 const electron = process.env.ENROLLA_HEADLESS ? null : electronBinary();
 const [cmd, args] = electron
-  ? [electron, [path.join(root, 'dist', 'main', 'main.js')]]
-  : [process.execPath, [path.join(root, 'bin', 'enrolla.js'), 'serve', ...process.argv.slice(2)]];
+  ? [electron, [`--js-flags=${SINGLE_THREADED_GC}`, path.join(root, 'dist', 'main', 'main.js')]]
+  : [process.execPath, [SINGLE_THREADED_GC, path.join(root, 'bin', 'enrolla.js'), 'serve', ...process.argv.slice(2)]];
 if (!electron) {
   process.stderr.write('Sin Electron en esta máquina: se inicia la estación sin ventana; abra la consola en el navegador.\n');
 }
