@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gaussian, seededRandom } from '../../../test/random.js';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { FrameAnalysis, MajorFace } from '../../engines/face/types.js';
@@ -11,6 +12,7 @@ import { sqliteGallery } from '../../gallery/sqlite-gallery.js';
 import type { OperationContext, OperationHandlers } from '../../http/operation-route.js';
 import { createLogger } from '../../log/logger.js';
 import { confidenceOf, type ImpostorModel } from '../../matching/calibration.js';
+import { normalize } from '../../matching/similarity.js';
 import { EmbeddingIndex } from '../../search/embedding-index.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { StationStore } from '../../store/store.js';
@@ -28,25 +30,14 @@ const PRIOR = 100; // CENTRE_PRIOR_SAMPLES, restated so the test does not take i
 const plain: ImpostorModel = { mean: 0.6, std: 0.1, source: 'test' };
 const centred: ImpostorModel = { mean: 0.45, std: 0.1, source: 'test' };
 
-/** Seeded unit vectors that all lean on one shared direction, as a population's faces do. */
-function population(seed: number) {
-  let x = seed >>> 0 || 1;
-  const uniform = () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-  return (lean = 0.8): Float32Array => {
-    const v = Float32Array.from({ length: DIM }, () => uniform() * 2 - 1);
-    v[0] = 0;
-    scale(v, Math.sqrt(1 - lean * lean) / norm(v));
-    v[0] = lean;
-    return v;
-  };
+/**
+ * Unit vectors that share one look in part, as a population's faces do (cosine about 0.8 to the
+ * first axis): each probe scores high against everyone, and much comes off.
+ */
+function population(seed: number): () => Float32Array {
+  const r = seededRandom(seed);
+  return () => normalize(Float32Array.from({ length: DIM }, (_, i) => (i === 0 ? 1 : (0.75 * gaussian(r)) / Math.sqrt(DIM))));
 }
-const norm = (v: Float32Array) => Math.hypot(...v);
-const scale = (v: Float32Array, k: number) => v.forEach((_, i) => (v[i]! *= k));
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, ai, i) => s + ai * b[i]!, 0);
 
 /** A sharp, frontal, well-lit face whose embedding is the one the stand-in engine is told to show. */
@@ -122,11 +113,11 @@ describe('face operations score identification on the gallery', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** What comes off each score of `probe`, and the nearest enrolled person by the plain cosine. */
+  /** What comes off each score of `probe` (a unit vector), and the nearest enrolled person by the plain cosine. */
   function expected(probe: Float32Array) {
     const sum = new Float32Array(DIM);
     for (const e of enrolled.values()) e.forEach((v, i) => (sum[i]! += v));
-    const shift = (SHARE * dot(probe, sum)) / norm(probe) / (PEOPLE + PRIOR);
+    const shift = (SHARE * dot(probe, sum)) / (PEOPLE + PRIOR);
     const [idPersona, raw] = [...enrolled].map(([id, e]) => [id, dot(probe, e)] as const).sort((a, b) => b[1] - a[1])[0]!;
     const weight = PEOPLE / (PEOPLE + PRIOR);
     const impostors = { mean: plain.mean + weight * (centred.mean - plain.mean), std: 0.1, source: 'test' };
