@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +29,13 @@ describe('enrolla command', () => {
     expect(stdout).toMatch(/--data-dir/);
     expect(stdout).toMatch(/--port/);
     expect(stdout).toMatch(/--host/);
+  });
+
+  it('runs as a program through its first line, which starts Node with the station’s V8 flag', async () => {
+    // npx and an installed package run the file itself: its first line is Node's command line.
+    const { stdout } = await run(BIN, ['serve', '--help']);
+    expect(stdout).toMatch(/--data-dir/);
+    expect(readFileSync(BIN, 'utf8').split('\n', 1)[0]).toBe('#!/usr/bin/env -S node --single-threaded-gc');
   });
 
   it('creates a token printed alone on the last line, lists and revokes it', async () => {
