@@ -1,4 +1,5 @@
-// npm run bench:face — latency of each face operation over HTTPS (one client), throughput with 4
+// npm run bench:face — latency of each face operation over HTTPS (one client; on two workers, whose
+// requests borrow the idle one's core, and on one), throughput with 4
 // concurrent clients on 1 and on 2 workers (alternating, medians of 3 pairs), the engine's own
 // time on the same frames, and a station's start with and without the workers' warm-up.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -48,14 +49,25 @@ function bodyFor(op: OperationId, tpl: string, round: number): string {
 
 const OPS: OperationId[] = ['extractFace', 'verify', 'identify', 'enroll', 'spoof'];
 
-async function latency(s: BenchStation, op: OperationId, tpl: string) {
-  const times: number[] = [];
-  for (let i = 0; i < ROUNDS + 2; i++) {
-    const r = await s.post(OPERATIONS[op].path, bodyFor(op, tpl, i));
-    if (r.status !== 200) throw new Error(`${op}: HTTP ${r.status} ${JSON.stringify(r.json)}`);
-    if (i >= 2) times.push(r.ms); // two warm-up calls
+/**
+ * One client's latency on each station, in two blocks each (A B A B) so that the VM's drift falls
+ * on both alike. Within a block the requests follow each other on one station, as an operator's
+ * do, and its first request is not timed: right after the other station's it meets caches that one
+ * has filled.
+ */
+async function latencies(stations: BenchStation[], op: OperationId, tpl: string) {
+  const times = stations.map((): number[] => []);
+  const block = Math.ceil(ROUNDS / 2);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const [k, s] of stations.entries()) {
+      for (let i = 0; i <= block; i++) {
+        const r = await s.post(OPERATIONS[op].path, bodyFor(op, tpl, pass * (block + 1) + i));
+        if (r.status !== 200) throw new Error(`${op}: HTTP ${r.status} ${JSON.stringify(r.json)}`);
+        if (i > 0) times[k]!.push(r.ms);
+      }
+    }
   }
-  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+  return times.map((t) => ({ p50: percentile(t, 50), p95: percentile(t, 95) }));
 }
 
 /**
@@ -82,6 +94,7 @@ async function throughput(s: BenchStation, op: OperationId, tpl: string, clients
 }
 
 type Throughput = Awaited<ReturnType<typeof throughput>>;
+type Latency = Awaited<ReturnType<typeof latencies>>[number];
 
 const rows: Record<string, unknown>[] = [];
 const stages: Record<string, Record<string, number>> = {};
@@ -119,7 +132,9 @@ try {
     // Where the engine's time goes, per stage of the worker (decode, detect, landmarks, embedding...).
     stages[label] = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(percentile(v, 50) * 10) / 10]));
     for (const op of OPS) {
-      const lat = await latency(two, op, tpl);
+      // Two workers, whose lone request borrows the idle one's core, and one, which has none to
+      // borrow (docs/face-engine.md, "An idle core lent").
+      const [lat, alone] = (await latencies([two, one], op, tpl)) as [Latency, Latency];
       // The latency loop above ran on one worker only (the pool hands a lone request to its first
       // free worker). Each worker is its own V8 isolate that compiles and tiers up its hot code on
       // its own, and a few requests leave it far from the steady state of a station serving all
@@ -139,6 +154,7 @@ try {
         operation: OPERATIONS[op].path.replace('/biometria/', ''),
         p50_ms: Math.round(lat.p50 * 10) / 10,
         p95_ms: Math.round(lat.p95 * 10) / 10,
+        p50_ms_1_worker: Math.round(alone.p50 * 10) / 10,
         engine_extract_p50_ms: op === 'extractFace' ? Math.round(percentile(raw, 50) * 10) / 10 : '',
         rps_1_worker: Math.round(med((p) => p.one.rps) * 10) / 10,
         rps_2_workers: Math.round(med((p) => p.two.rps) * 10) / 10,

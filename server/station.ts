@@ -106,6 +106,7 @@ export async function startStation(config: StationConfig, options: StationOption
           maxQueue: faceConfig.maxQueue,
           warmUp: faceConfig.warmUp,
           networkRuntime: faceConfig.networkRuntime,
+          borrowIdleCores: faceConfig.borrowIdleCores,
           onEvent: (event, detail) => logger.info({ event, detail }, 'motor facial'),
         })
       : null;

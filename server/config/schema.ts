@@ -47,6 +47,8 @@ export const configSchema = z.strictObject({
            * native CPU kernels, tfjs's WASM backend, or native where its binary loads (same results).
            */
           networkRuntime: z.enum(['auto', 'native', 'wasm']).default('auto'),
+          /** A request's recognition networks also run on an idle worker's core while it stays idle. */
+          borrowIdleCores: z.boolean().default(true),
         })
         .prefault({}),
       document: z

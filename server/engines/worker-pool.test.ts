@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DocumentEngine } from './document/document-engine.js';
 import { FaceEngine } from './face/face-engine.js';
+import { IdleWorkers } from './idle-workers.js';
 import { compiledBeside, WorkerPool } from './worker-pool.js';
 
 // A worker whose task is one step it cannot be interrupted in (as a network's load or run is),
@@ -13,14 +14,20 @@ const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-pool-'));
 const script = path.join(dir, 'busy-worker.mjs');
 writeFileSync(
   script,
-  `import { parentPort } from 'node:worker_threads';
+  `import { parentPort, workerData } from 'node:worker_threads';
 import { exitWhenAsked } from ${JSON.stringify(pathToFileURL(compiledBeside(import.meta.url, 'worker-exit.js')).href)};
 exitWhenAsked(parentPort);
 parentPort.on('message', (m) => {
   if (m.type !== 'busy') return;
-  const until = Date.now() + m.ms;
+  // What the pool's shared count of idle workers says halfway through the step.
+  const idle = workerData?.idle ? new Int32Array(workerData.idle) : null;
+  let idleSeen = null;
+  const half = Date.now() + m.ms / 2;
+  while (Date.now() < half);
+  if (idle) idleSeen = Atomics.load(idle, 0);
+  const until = Date.now() + m.ms / 2;
   while (Date.now() < until);
-  parentPort.postMessage({ id: m.id, busyMs: m.ms });
+  parentPort.postMessage({ id: m.id, busyMs: m.ms, idleSeen });
 });
 parentPort.postMessage({ type: 'ready' });
 `,
@@ -28,7 +35,7 @@ parentPort.postMessage({ type: 'ready' });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Req = { id: number; type: 'busy'; ms: number };
-type Res = { id: number; busyMs: number };
+type Res = { id: number; busyMs: number; idleSeen: number | null };
 
 function pool(taskTimeoutMs: number, events: string[]): WorkerPool<Req, Res> {
   return new WorkerPool<Req, Res>({
@@ -78,6 +85,30 @@ describe('WorkerPool ending its workers', () => {
     expect((await waiting) as Error).toMatchObject({ message: 'el motor se cerró' });
     await expect(p.run({ type: 'busy', ms: 10 })).rejects.toThrow(/cerrado/);
     expect(events).toEqual(['worker-ready']);
+  });
+});
+
+describe('WorkerPool counting its idle workers', () => {
+  it('keeps the shared count at its ready workers without a task, as the workers see it mid-task', async () => {
+    const idle = new IdleWorkers();
+    const p = new WorkerPool<Req, Res>({
+      script,
+      workerData: { idle: idle.buffer },
+      size: 2,
+      maxQueue: 4,
+      taskTimeoutMs: 10_000,
+      exitGraceMs: 1_000,
+      idleWorkers: idle,
+    });
+    await vi.waitFor(() => expect(idle.get()).toBe(2), { timeout: 10_000 });
+    // A lone request: the other worker is idle, its core free to borrow.
+    expect((await p.run({ type: 'busy', ms: 100 })).idleSeen).toBe(1);
+    // Four at once, two running and two waiting their turn: none has a core to borrow.
+    const four = await Promise.all([0, 1, 2, 3].map(() => p.run({ type: 'busy', ms: 300 })));
+    expect(four.map((r) => r.idleSeen)).toEqual([0, 0, 0, 0]);
+    expect(idle.get()).toBe(2);
+    await p.close();
+    expect(idle.get()).toBe(0);
   });
 });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { packageRoot } from '../version.js';
+import type { IdleWorkers } from './idle-workers.js';
 import { EXIT_REQUEST } from './worker-exit.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -79,6 +80,8 @@ export interface PoolOptions {
   exitGraceMs?: number;
   /** V8 heap limits of each worker (worker_threads' resourceLimits). */
   resourceLimits?: ResourceLimits;
+  /** Kept at the number of ready workers without a task, for workers that borrow an idle core. */
+  idleWorkers?: IdleWorkers;
   onEvent?: (event: string, detail?: unknown) => void;
 }
 
@@ -147,6 +150,7 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
   private retire(slot: Slot<Req, Res>): Promise<void> {
     if (!slot.retiring) {
       slot.retiring = true;
+      this.countIdle();
       slot.worker.postMessage(EXIT_REQUEST);
       const kill = setTimeout(() => {
         this.options.onEvent?.('worker-stuck');
@@ -198,6 +202,7 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
       if (!this.failure) {
         this.slots[index] = this.spawn();
       }
+      this.countIdle();
     });
     return slot;
   }
@@ -206,6 +211,11 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.task = null;
+  }
+
+  /** After dispatch, so a finished task's worker is not counted idle while the queue still holds work for it. */
+  private countIdle(): void {
+    this.options.idleWorkers?.set(this.slots.filter((s) => s.ready && !s.retiring && !s.task).length);
   }
 
   private dispatch(): void {
@@ -222,5 +232,6 @@ export class WorkerPool<Req extends { id: number }, Res extends { id: number }> 
       }, this.options.taskTimeoutMs);
       slot.worker.postMessage(task.request, task.transfer);
     }
+    this.countIdle();
   }
 }

@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import type { TemplateFrame } from '../../../common/uitemplate/index.js';
+import { IdleWorkers } from '../idle-workers.js';
 import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
 import { FACE_MODEL_ID } from './face-model.js';
 import { onnxRuntime } from '../onnx/onnx-session.js';
@@ -25,6 +26,8 @@ export interface FaceEngineOptions {
   warmUp?: boolean;
   /** Where MobileFaceNet and face-api's ResNet run (native/descriptor-nets.ts); `auto` by default. */
   networkRuntime?: NetworkRuntimeSetting;
+  /** A request's recognition networks borrow another worker's core while it is idle; true by default. */
+  borrowIdleCores?: boolean;
   onEvent?: (event: string, detail?: unknown) => void;
 }
 
@@ -45,17 +48,20 @@ export class FaceEngine {
     // new one ("Module did not self-register"): a replaced or restarted worker would fall back to
     // WASM. Loaded here too, it stays loaded for the process's life.
     if (options.networkRuntime !== 'wasm') onnxRuntime();
+    const idleWorkers = (options.borrowIdleCores ?? true) && size > 1 ? new IdleWorkers() : null;
     const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
       script: workerScript(import.meta.url, 'face-worker'),
       workerData: {
         modelsDir: options.modelsDir,
         warmUp: options.warmUp ?? true,
         networkRuntime: options.networkRuntime ?? 'auto',
+        idleWorkers: idleWorkers?.buffer ?? null,
       },
       size,
       maxQueue: options.maxQueue ?? size * 8,
       taskTimeoutMs: options.taskTimeoutMs ?? 30_000,
       resourceLimits: FACE_WORKER_HEAP,
+      ...(idleWorkers ? { idleWorkers } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     });
     return new FaceEngine(pool);

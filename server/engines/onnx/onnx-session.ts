@@ -37,12 +37,24 @@ interface BindingSession {
 }
 
 /**
+ * A session whose kernels may also run on one more thread, for a worker that borrows an idle
+ * worker's core (server/engines/idle-workers.ts). Its helper thread must not spin between runs:
+ * spinning, the helpers of every such session in the process kept the cores busy and a request took
+ * twice as long (by hand, 2026-11-28).
+ */
+const TWO_THREAD_OPTIONS = {
+  ...SESSION_OPTIONS,
+  intraOpNumThreads: 2,
+  extra: { session: { intra_op: { allow_spinning: '0' } } },
+} satisfies Ort.InferenceSession.SessionOptions;
+
+/**
  * One network on onnxruntime's CPU provider: input `input` (float32), any number of outputs, run
- * synchronously on the calling thread. One intra-op thread: the engine runs one worker thread per
- * core, and each request's networks stay on its thread. Synchronous because some callers need the
- * result before they return (a tfjs GraphModel's `execute`, which Human calls inline), and a
- * worker has nothing else to do meanwhile: onnxruntime-node's public session only runs through a
- * promise, its binding runs in place. A session lives as long as its worker.
+ * synchronously on the calling thread. One intra-op thread by default: the engine runs one worker
+ * thread per core, and each request's networks stay on its thread. Synchronous because some
+ * callers need the result before they return (a tfjs GraphModel's `execute`, which Human calls
+ * inline), and a worker has nothing else to do meanwhile: onnxruntime-node's public session only
+ * runs through a promise, its binding runs in place. A session lives as long as its worker.
  */
 export class NativeGraph {
   private readonly fetches: Record<string, null>;
@@ -55,7 +67,7 @@ export class NativeGraph {
     this.fetches = Object.fromEntries(outputNames.map((n) => [n, null]));
   }
 
-  static create(model: Uint8Array): NativeGraph {
+  static create(model: Uint8Array, threads: 1 | 2 = 1): NativeGraph {
     const runtime = onnxRuntime();
     if ('error' in runtime) throw new Error(`onnxruntime-node no cargó: ${runtime.error}`);
     const { binding, initOrt } = require('onnxruntime-node/dist/binding') as {
@@ -64,7 +76,12 @@ export class NativeGraph {
     };
     initOrt();
     const session = new binding.InferenceSession();
-    session.loadModel(model.buffer as ArrayBuffer, model.byteOffset, model.byteLength, SESSION_OPTIONS);
+    session.loadModel(
+      model.buffer as ArrayBuffer,
+      model.byteOffset,
+      model.byteLength,
+      threads === 2 ? TWO_THREAD_OPTIONS : SESSION_OPTIONS,
+    );
     return new NativeGraph(
       runtime.ort,
       session,

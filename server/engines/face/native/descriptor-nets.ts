@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
+import type { IdleWorkers } from '../../idle-workers.js';
 import { NativeGraph, onnxRuntime } from '../../onnx/onnx-session.js';
 import { readTflite } from '../tflite/model.js';
 import {
@@ -49,6 +50,11 @@ class WasmDescriptorNets implements DescriptorNets {
   }
 }
 
+interface RecognitionGraphs {
+  faceNet: NativeGraph;
+  resNet: NativeGraph;
+}
+
 /**
  * The same networks on onnxruntime: graphs built at load from the files the packages ship (the
  * TFLite flatbuffer, face-api's loaded weights), nothing converted ahead or downloaded. Same
@@ -60,13 +66,22 @@ class NativeDescriptorNets implements DescriptorNets {
   private readonly faceNetInput = new Float32Array(MOBILEFACENET_BATCH_VALUES);
   private resNetInput = new Float32Array(4 * RESNET_INPUT * RESNET_INPUT * 3);
   constructor(
-    private readonly faceNet: NativeGraph,
-    private readonly resNet: NativeGraph,
+    private readonly oneThread: RecognitionGraphs,
+    /** The same graphs on two threads, run while another worker of the pool is idle. */
+    private readonly borrowing: { graphs: RecognitionGraphs; idle: IdleWorkers } | null,
   ) {}
+
+  /**
+   * Two threads while a core is idle: the two networks are most of a request's time on a station
+   * serving one operator, and their convolutions split well (docs/face-engine.md, "An idle core lent").
+   */
+  private graphs(): RecognitionGraphs {
+    return this.borrowing && this.borrowing.idle.get() > 0 ? this.borrowing.graphs : this.oneThread;
+  }
 
   async embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
     // The run is synchronous, so one input buffer serves every pair (no garbage per request).
-    return splitEmbeddings(this.faceNet.run(mobileFaceNetInput(a, b, this.faceNetInput), [2, 112, 112, 3])[0]!.data);
+    return splitEmbeddings(this.graphs().faceNet.run(mobileFaceNetInput(a, b, this.faceNetInput), [2, 112, 112, 3])[0]!.data);
   }
 
   async faceApiDescriptors(squares: readonly tf.Tensor3D[]): Promise<Float32Array[]> {
@@ -87,18 +102,27 @@ class NativeDescriptorNets implements DescriptorNets {
         resized.dispose();
       }
     });
-    const out = this.resNet.run(batch, [squares.length, RESNET_INPUT, RESNET_INPUT, 3])[0]!.data;
+    const out = this.graphs().resNet.run(batch, [squares.length, RESNET_INPUT, RESNET_INPUT, 3])[0]!.data;
     const dim = out.length / squares.length;
     return squares.map((_, i) => out.slice(i * dim, (i + 1) * dim));
   }
 
-  static async load(modelsDir: string, faceapi: FaceApi): Promise<NativeDescriptorNets> {
+  static async load(modelsDir: string, faceapi: FaceApi, idle: IdleWorkers | null): Promise<NativeDescriptorNets> {
     const tflite = readTflite(new Uint8Array(await readFile(mobileFaceNetFile(modelsDir))));
-    const resnet = faceApiResNetToOnnx(weightOfParams(faceapi.nets.faceRecognitionNet.getParamList()));
-    return new NativeDescriptorNets(
-      NativeGraph.create(encodeOnnxModel(tfliteToOnnx(tflite))),
-      NativeGraph.create(encodeOnnxModel(resnet)),
-    );
+    const faceNet = encodeOnnxModel(tfliteToOnnx(tflite));
+    const resNet = encodeOnnxModel(faceApiResNetToOnnx(weightOfParams(faceapi.nets.faceRecognitionNet.getParamList())));
+    const graphs = (threads: 1 | 2): RecognitionGraphs => ({
+      faceNet: NativeGraph.create(faceNet, threads),
+      resNet: NativeGraph.create(resNet, threads),
+    });
+    const borrowing = idle ? { graphs: graphs(2), idle } : null;
+    if (borrowing) {
+      // The worker's warm-up runs whichever sessions the load lets it; these get one run each
+      // here, so a request that borrows a core never meets a session's first, slower run.
+      borrowing.graphs.faceNet.run(new Float32Array(MOBILEFACENET_BATCH_VALUES), [2, 112, 112, 3]);
+      borrowing.graphs.resNet.run(new Float32Array(4 * RESNET_INPUT * RESNET_INPUT * 3), [4, RESNET_INPUT, RESNET_INPUT, 3]);
+    }
+    return new NativeDescriptorNets(graphs(1), borrowing);
   }
 }
 
@@ -111,6 +135,8 @@ export async function loadDescriptorNets(
   modelsDir: string,
   expo: ExpoFaceModels,
   faceapi: FaceApi,
+  /** The pool's idle workers, whose cores the networks may borrow; null: never. */
+  idle: IdleWorkers | null = null,
 ): Promise<DescriptorNets> {
   if (setting === 'wasm') return new WasmDescriptorNets(expo, faceapi, null);
   const runtime = onnxRuntime();
@@ -119,7 +145,7 @@ export async function loadDescriptorNets(
     return new WasmDescriptorNets(expo, faceapi, runtime.error);
   }
   try {
-    return await NativeDescriptorNets.load(modelsDir, faceapi);
+    return await NativeDescriptorNets.load(modelsDir, faceapi, idle);
   } catch (error) {
     if (setting === 'native') throw error;
     return new WasmDescriptorNets(expo, faceapi, (error as Error).message);

@@ -36,6 +36,7 @@ import {
 } from '../face-model.js';
 import { fuseDescriptors } from '../fused-descriptor.js';
 import { fivePoints, meshFivePoints } from '../tflite/align.js';
+import type { IdleWorkers } from '../../idle-workers.js';
 import {
   loadDescriptorNets,
   type DescriptorNets,
@@ -87,7 +88,11 @@ export class FaceRuntime {
     private readonly modelsDir: string,
   ) {}
 
-  static async load(modelsDir: string, networkRuntime: NetworkRuntimeSetting = 'auto'): Promise<FaceRuntime> {
+  static async load(
+    modelsDir: string,
+    networkRuntime: NetworkRuntimeSetting = 'auto',
+    idle: IdleWorkers | null = null,
+  ): Promise<FaceRuntime> {
     // Checked first: without them tfjs and Human only say that no backend or model could load.
     for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) modelFile(modelsDir, 'tfjs-wasm', file);
     for (const graph of NATIVE_HUMAN_GRAPHS) modelFile(modelsDir, 'human', `${graph}.json`);
@@ -129,7 +134,7 @@ export class FaceRuntime {
     await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
     await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
     const expo = await ExpoFaceModels.load(modelsDir);
-    const descriptors = await loadDescriptorNets(networkRuntime, modelsDir, expo, faceapi);
+    const descriptors = await loadDescriptorNets(networkRuntime, modelsDir, expo, faceapi, idle);
     return new FaceRuntime(
       human,
       faceapi,

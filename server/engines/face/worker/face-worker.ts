@@ -2,6 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
 import { ImageDecodeError } from '../../../imaging/decode-image.js';
+import { IdleWorkers } from '../../idle-workers.js';
 import { exitWhenAsked } from '../../worker-exit.js';
 import type { NetworkRuntimeSetting } from '../native/descriptor-nets.js';
 import { FACE_MODEL_ID, FaceRuntime } from './face-runtime.js';
@@ -13,14 +14,17 @@ const {
   modelsDir,
   warmUp: warm,
   networkRuntime,
+  idleWorkers,
 } = workerData as {
   modelsDir: string;
   warmUp: boolean;
   networkRuntime: NetworkRuntimeSetting;
+  /** The pool's count of idle workers (idle-workers.ts); absent: never borrow a core. */
+  idleWorkers: SharedArrayBuffer | null;
 };
 
 try {
-  const runtime = await FaceRuntime.load(modelsDir, networkRuntime);
+  const runtime = await FaceRuntime.load(modelsDir, networkRuntime, idleWorkers ? new IdleWorkers(idleWorkers) : null);
   const warmedUp = await warmUpFace(runtime, modelsDir, warm ? FACE_WARM_UP_RUNS : 0);
   port.on('message', (request: WorkerRequest) => {
     if (request.type === 'crash') process.exit(70); // fault injection for the pool's tests
