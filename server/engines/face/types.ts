@@ -147,7 +147,7 @@ export type WorkerStatus =
       modelId: string;
       warmUp: WarmUpReport;
       /** Where the recognition networks run, and why not natively when `auto` fell back. */
-      descriptors: { runtime: NetworkRuntime; fallbackReason: string | null };
+      descriptors: { runtime: NetworkRuntime; fallbackReason: string | null; borrowsIdleCores: boolean };
       /** The same for the face's other networks (Human's; face-api's landmarks, age and gender). */
       analysis: { runtime: NetworkRuntime; fallbackReason: string | null };
     }

@@ -22,6 +22,7 @@ describe('recognition networks on a borrowed core', () => {
     const idle = new IdleWorkers();
     const { descriptors } = await FaceRuntime.load(defaultModelsDir(), 'native', idle);
     expect(descriptors.runtime).toBe('native');
+    expect(descriptors.borrowsIdleCores).toBe(true);
     const crops = [await rgb(112, 60), await rgb(112, 90)] as const;
     const square = await rgb(150, 75);
     const run = vi.spyOn(NativeGraph.prototype, 'run');

@@ -24,6 +24,8 @@ export interface DescriptorNets {
   readonly runtime: NetworkRuntime;
   /** Why `auto` fell back to WASM, if it did. */
   readonly fallbackReason: string | null;
+  /** Whether the networks take a second thread while another worker is idle (NativeDescriptorNets). */
+  readonly borrowsIdleCores: boolean;
   /** MobileFaceNet's embeddings of two 112x112 RGB crops, each L2-normalised. */
   embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]>;
   /** face-api's 128-d descriptors of square crops of a face (int32 RGB, any side), one batch where the runtime batches. */
@@ -32,6 +34,7 @@ export interface DescriptorNets {
 
 class WasmDescriptorNets implements DescriptorNets {
   readonly runtime = 'wasm';
+  readonly borrowsIdleCores = false;
   constructor(
     private readonly expo: ExpoFaceModels,
     private readonly faceapi: FaceApi,
@@ -70,6 +73,10 @@ class NativeDescriptorNets implements DescriptorNets {
     /** The same graphs on two threads, run while another worker of the pool is idle. */
     private readonly borrowing: { graphs: RecognitionGraphs; idle: IdleWorkers } | null,
   ) {}
+
+  get borrowsIdleCores(): boolean {
+    return this.borrowing !== null;
+  }
 
   /**
    * Two threads while a core is idle: the two networks are most of a request's time on a station

@@ -52,6 +52,7 @@ describe('face networks on onnxruntime', () => {
   const engines: Partial<Record<'native' | 'wasm', FaceEngine>> = {};
   const runtimes: string[] = [];
   const analyses: string[] = [];
+  const borrows: boolean[] = [];
   beforeAll(async () => {
     for (const runtime of ['native', 'wasm'] as const) {
       engines[runtime] = FaceEngine.start({
@@ -61,8 +62,12 @@ describe('face networks on onnxruntime', () => {
         networkRuntime: runtime,
         onEvent: (event, detail) => {
           if (event !== 'worker-ready') return;
-          const ready = detail as { descriptors: { runtime: string }; analysis: { runtime: string } };
+          const ready = detail as {
+            descriptors: { runtime: string; borrowsIdleCores: boolean };
+            analysis: { runtime: string };
+          };
           runtimes.push(ready.descriptors.runtime);
+          borrows.push(ready.descriptors.borrowsIdleCores);
           analyses.push(ready.analysis.runtime);
         },
       });
@@ -76,6 +81,8 @@ describe('face networks on onnxruntime', () => {
   it('reports where they run', () => {
     expect(runtimes.sort()).toEqual(['native', 'wasm']);
     expect(analyses.sort()).toEqual(['native', 'wasm']);
+    // One worker each: there is no other worker whose core could be borrowed.
+    expect(borrows).toEqual([false, false]);
   });
 
   it.each(['fr-obama.jpg', 'human-stock-emotions-a-1.jpg', 'fr-two_people.jpg'])(

@@ -41,12 +41,12 @@ try {
       },
     );
   });
-  const { runtime: where, fallbackReason } = runtime.descriptors;
+  const { runtime: where, fallbackReason, borrowsIdleCores } = runtime.descriptors;
   port.postMessage({
     type: 'ready',
     modelId: FACE_MODEL_ID,
     warmUp: warmedUp,
-    descriptors: { runtime: where, fallbackReason },
+    descriptors: { runtime: where, fallbackReason, borrowsIdleCores },
     analysis: runtime.analysis,
   } satisfies WorkerStatus);
 } catch (error) {
