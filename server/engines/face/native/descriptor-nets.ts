@@ -79,8 +79,8 @@ class NativeDescriptorNets implements DescriptorNets {
   }
 
   /**
-   * Two threads while a core is idle: the two networks are most of a request's time on a station
-   * serving one operator, and their convolutions split well (docs/face-engine.md, "An idle core lent").
+   * Two threads while a core is idle: the two networks are about half of a request's time on a
+   * station serving one operator, and their convolutions split well (docs/face-engine.md, "An idle core lent").
    */
   private graphs(): RecognitionGraphs {
     return this.borrowing && this.borrowing.idle.get() > 0 ? this.borrowing.graphs : this.oneThread;
@@ -122,14 +122,7 @@ class NativeDescriptorNets implements DescriptorNets {
       faceNet: NativeGraph.create(faceNet, threads),
       resNet: NativeGraph.create(resNet, threads),
     });
-    const borrowing = idle ? { graphs: graphs(2), idle } : null;
-    if (borrowing) {
-      // The worker's warm-up runs whichever sessions the load lets it; these get one run each
-      // here, so a request that borrows a core never meets a session's first, slower run.
-      borrowing.graphs.faceNet.run(new Float32Array(MOBILEFACENET_BATCH_VALUES), [2, 112, 112, 3]);
-      borrowing.graphs.resNet.run(new Float32Array(4 * RESNET_INPUT * RESNET_INPUT * 3), [4, RESNET_INPUT, RESNET_INPUT, 3]);
-    }
-    return new NativeDescriptorNets(graphs(1), borrowing);
+    return new NativeDescriptorNets(graphs(1), idle ? { graphs: graphs(2), idle } : null);
   }
 }
 
