@@ -21,7 +21,14 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 describe('enrolla command', () => {
   it('explains each subcommand with --help', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['token', 'create', '--help'], ['template', 'face', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['serve', '--help'],
+      ['token', 'create', '--help'],
+      ['template', 'face', '--help'],
+      ['backup', '--help'],
+      ['restore', '--help'],
+    ]) {
       const { stdout } = await run('node', [BIN, ...args]);
       expect(stdout).toMatch(/Usage: enrolla/);
     }

@@ -1,9 +1,12 @@
+import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../config/load.js';
 import { DATA_KEY_ENV, dataKeyFromEnv, PREVIOUS_DATA_KEY_ENV } from '../crypto/data-key.js';
 import { rotateDataKey } from '../crypto/rotate-key.js';
 import { migrate } from '../gallery/postgres/migrations.js';
 import { rotateFleetKey } from '../gallery/postgres/rotate-fleet-key.js';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
+import { assertDatabaseNotInUse } from '../store/sqlite/station-lock.js';
 
 export async function runKeyRotate(options: { dataDir?: string }): Promise<void> {
   const config = loadConfig({ overrides: { dataDir: options.dataDir } });
@@ -11,6 +14,8 @@ export async function runKeyRotate(options: { dataDir?: string }): Promise<void>
   if (process.env[DATA_KEY_ENV]) {
     throw new Error(`la clave viene de ${DATA_KEY_ENV}: rótela en el gestor de secretos que la inyecta (docs/security.md)`);
   }
+  // A running station would go on sealing with the old key what it writes after the rotation.
+  assertDatabaseNotInUse(path.join(config.dataDir, DATABASE_FILE), 'rotar la clave');
   const { samples } = rotateDataKey(config.dataDir);
   process.stdout.write(`Clave de datos rotada: ${samples} muestras cifradas de nuevo. Respalde keys/data.key de nuevo.\n`);
 }

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SCOPES, isScope, type Scope } from '../../common/scopes.js';
 import { STATION_VERSION } from '../version.js';
+import { runBackup, runRestore } from './backup-command.js';
 import { runOpenApi } from './openapi-command.js';
 import { runKeyRotate } from './key-command.js';
 import { runServe } from './serve-command.js';
@@ -76,6 +77,23 @@ export function buildCli(): Command {
     )
     .addOption(dataDirOption())
     .action(runKeyRotate);
+
+  program
+    .command('backup')
+    .description(
+      'Copia la base de datos de la estación (personas, muestras cifradas, tokens, auditoría) a un archivo; la estación puede seguir en marcha.',
+    )
+    .addOption(dataDirOption())
+    .option('--out <file>', 'archivo del respaldo (por defecto <data-dir>/backups/enrolla-<fecha>.db; nunca se sobrescribe)')
+    .action(runBackup);
+  program
+    .command('restore')
+    .description(
+      'Pone un respaldo en lugar de la base de datos de la estación (deténgala antes); la base reemplazada queda en <data-dir>/replaced/.',
+    )
+    .argument('<file>', 'archivo de respaldo hecho con enrolla backup')
+    .addOption(dataDirOption())
+    .action(runRestore);
 
   const template = program
     .command('template')

@@ -17,20 +17,29 @@ export class DataKeyError extends Error {
  * permissions, created on first start. In Electron the shell supplies it from safeStorage.
  */
 export function loadOrCreateDataKey(dataDir: string, env: NodeJS.ProcessEnv = process.env): Buffer {
-  const fromEnv = dataKeyFromEnv(DATA_KEY_ENV, env);
-  if (fromEnv) return fromEnv;
+  const existing = loadDataKey(dataDir, env);
+  if (existing) return existing;
   const file = keyFile(dataDir);
-  if (existsSync(file)) {
-    const mode = statSync(file).mode & 0o777;
-    if (mode & 0o077) throw new DataKeyError(`${file} es legible por otros usuarios (modo ${mode.toString(8)}); use chmod 600`);
-    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== DATA_KEY_BYTES) throw new DataKeyError(`${file} no contiene una clave de 32 bytes en base64`);
-    return key;
-  }
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(DATA_KEY_BYTES);
   writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
+  return key;
+}
+
+/**
+ * The station's data key where the environment or the key file gives it, or null (never created:
+ * for commands that only check data against it; a desktop station keeps it in safeStorage).
+ */
+export function loadDataKey(dataDir: string, env: NodeJS.ProcessEnv = process.env): Buffer | null {
+  const fromEnv = dataKeyFromEnv(DATA_KEY_ENV, env);
+  if (fromEnv) return fromEnv;
+  const file = keyFile(dataDir);
+  if (!existsSync(file)) return null;
+  const mode = statSync(file).mode & 0o777;
+  if (mode & 0o077) throw new DataKeyError(`${file} es legible por otros usuarios (modo ${mode.toString(8)}); use chmod 600`);
+  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (key.length !== DATA_KEY_BYTES) throw new DataKeyError(`${file} no contiene una clave de 32 bytes en base64`);
   return key;
 }
 

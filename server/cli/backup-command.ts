@@ -1,0 +1,58 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config/load.js';
+import { loadDataKey } from '../crypto/data-key.js';
+import { SEARCH_INDEX_DIR } from '../search/open-search-index.js';
+import { appendCliAudit, backupDatabase, restoreDatabase, type DatabaseSummary } from '../store/sqlite/backup.js';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
+
+/** Backups and restores are of a station's own SQLite file; a fleet's gallery is PostgreSQL's to back up. */
+function sqliteStation(options: { dataDir?: string }) {
+  const config = loadConfig({ overrides: { dataDir: options.dataDir } });
+  if (config.databaseUrl)
+    throw new Error(
+      'la galería es compartida en PostgreSQL: respáldela con las herramientas de PostgreSQL, pg_dump (docs/fleet-gallery.md)',
+    );
+  return { dataDir: config.dataDir, key: loadDataKey(config.dataDir) };
+}
+
+const held = (s: DatabaseSummary) =>
+  `${s.persons} personas, ${s.samples} muestras, ${s.tokens} tokens, ${s.auditEntries} entradas de auditoría`;
+
+const keyNote: Record<DatabaseSummary['key'], string> = {
+  opens: 'La clave de datos de la estación la abre.',
+  'other-key': 'La clave de datos de la estación NO la abre.',
+  'not-checked':
+    'No se comprobó la clave de datos (no está en keys/data.key ni en ENROLLA_DATA_KEY): la estación no arrancará si el respaldo es de otra clave.',
+};
+
+export async function runBackup(options: { dataDir?: string; out?: string }): Promise<void> {
+  const { dataDir, key } = sqliteStation(options);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const out = path.resolve(options.out ?? path.join(dataDir, 'backups', `enrolla-${stamp}.db`));
+  const summary = await backupDatabase(dataDir, out, key);
+  // Who copied the biometric database, and when, stays in the station's own audit log.
+  let audited = '';
+  try {
+    appendCliAudit(path.join(dataDir, DATABASE_FILE), 'crear-respaldo');
+  } catch (error) {
+    audited = `No se pudo anotar el respaldo en la auditoría de la estación: ${(error as Error).message}\n`;
+  }
+  process.stdout.write(
+    `Respaldo escrito en ${out} (${held(summary)}). ${keyNote[summary.key]}\n` +
+      'Las muestras siguen cifradas con la clave de datos: guarde el respaldo fuera de esta máquina y la clave aparte (docs/security.md).\n' +
+      audited,
+  );
+}
+
+export function runRestore(file: string, options: { dataDir?: string }): void {
+  const { dataDir, key } = sqliteStation(options);
+  const result = restoreDatabase(dataDir, path.resolve(file), key);
+  // The index snapshots describe the gallery that was replaced: the next start rebuilds from the restored one.
+  rmSync(path.join(dataDir, SEARCH_INDEX_DIR), { recursive: true, force: true });
+  process.stdout.write(
+    `Respaldo restaurado en ${dataDir} (${held(result)}). ${keyNote[result.key]}\n` +
+      (result.replaced ? `La base que había quedó en ${result.replaced}.\n` : '') +
+      'Inicie la estación: reconstruye su índice 1:N a partir de la base restaurada.\n',
+  );
+}

@@ -1,0 +1,222 @@
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import path from 'node:path';
+import { open } from '../../crypto/sealed.js';
+import { KEY_CHECK } from '../../crypto/sample-sealing.js';
+import { StoreError } from '../store.js';
+import { MIGRATIONS } from './migrations.js';
+import { DATABASE_FILE } from './sqlite-store.js';
+import { assertDatabaseNotInUse } from './station-lock.js';
+
+/** What a station database (or a backup of one) holds, and whether the station's key opens it. */
+export interface DatabaseSummary {
+  schema: number;
+  persons: number;
+  samples: number;
+  tokens: number;
+  auditEntries: number;
+  /** `not-checked`: no key at hand (a desktop station keeps it in safeStorage). */
+  key: 'opens' | 'other-key' | 'not-checked';
+}
+
+/** Where a station keeps the databases a restore replaced: never deleted by the station. */
+export const REPLACED_DIR = 'replaced';
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Checks that `file` is a sound station database this version can run, and counts what it holds.
+ * Throws a StoreError that says what is wrong: not SQLite, damaged, not a station's, newer.
+ */
+export function inspectDatabase(file: string, key: Buffer | null): DatabaseSummary {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new StoreError(`No existe el archivo ${file}.`, 'unavailable');
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (!header.equals(SQLITE_HEADER))
+    throw new StoreError(`${file} no es una base de datos de Enrolla (no es SQLite).`, 'unavailable');
+  try {
+    return summarize(file, key);
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    // SQLite's own word for a file it cannot read (`database disk image is malformed`, ...).
+    throw new StoreError(`${file} está dañada (${(error as Error).message}).`, 'unavailable');
+  }
+}
+
+function summarize(file: string, key: Buffer | null): DatabaseSummary {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const problems = db.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
+    if (problems.length !== 1 || problems[0]!.integrity_check !== 'ok') {
+      const first = problems
+        .slice(0, 3)
+        .map((p) => p.integrity_check)
+        .join('; ');
+      throw new StoreError(`${file} está dañada (integrity_check: ${first}).`, 'unavailable');
+    }
+    const schema = db.pragma('user_version', { simple: true }) as number;
+    const latest = MIGRATIONS.at(-1)!.version;
+    const tables = new Set(
+      db
+        .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((t) => t.name),
+    );
+    if (schema < 2 || !['persons', 'face_samples', 'api_tokens', 'audit_log', 'station_meta'].every((t) => tables.has(t)))
+      throw new StoreError(`${file} no es una base de datos de Enrolla.`, 'unavailable');
+    if (schema > latest)
+      throw new StoreError(
+        `${file} es de una versión más nueva de Enrolla (esquema ${schema}; esta conoce hasta ${latest}).`,
+        'unavailable',
+      );
+    const count = (table: string) => db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
+    const check = db.prepare<[string], { value: Buffer }>('SELECT value FROM station_meta WHERE name = ?').get(KEY_CHECK);
+    let keyState: DatabaseSummary['key'] = 'not-checked';
+    if (key && check) {
+      try {
+        open(key, check.value, KEY_CHECK);
+        keyState = 'opens';
+      } catch {
+        keyState = 'other-key';
+      }
+    }
+    return {
+      schema,
+      persons: count('persons'),
+      samples: count('face_samples'),
+      tokens: count('api_tokens'),
+      auditEntries: count('audit_log'),
+      key: keyState,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Copies the station's database to `out` with SQLite's online backup, so the station may keep
+ * serving meanwhile: the copy is of one consistent moment, never of a half-written page. Written
+ * beside `out` and renamed once checked, owner-only; an existing `out` is never overwritten. The
+ * samples stay sealed with the station's key: the copy is of no use without it, nor is it to
+ * anyone who takes it (docs/security.md, "Backups").
+ */
+export async function backupDatabase(dataDir: string, out: string, key: Buffer | null): Promise<DatabaseSummary> {
+  const source = path.join(dataDir, DATABASE_FILE);
+  if (!existsSync(source)) throw new StoreError(`No hay base de datos de la estación en ${dataDir}.`, 'unavailable');
+  if (existsSync(out))
+    throw new StoreError(`${out} ya existe: elija otro nombre (un respaldo nunca se sobrescribe).`, 'conflict');
+  mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
+  const partial = `${out}.partial`;
+  rmSync(partial, { force: true });
+  const db = new Database(source, { fileMustExist: true, readonly: true });
+  try {
+    await db.backup(partial);
+  } finally {
+    db.close();
+  }
+  try {
+    // The copy carries the station's WAL mode; as a file at rest it opens anywhere in rollback mode.
+    const copy = new Database(partial, { fileMustExist: true });
+    copy.pragma('journal_mode = DELETE');
+    copy.close();
+    chmodSync(partial, 0o600);
+    const summary = inspectDatabase(partial, key);
+    syncFile(partial);
+    renameSync(partial, out);
+    syncFile(path.dirname(out));
+    return summary;
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+export interface RestoreResult extends DatabaseSummary {
+  /** Where the database the backup replaced was moved (null when the station had none). */
+  replaced: string | null;
+}
+
+/**
+ * Puts a backup in place of the station's database. The station must be stopped. The backup is
+ * checked first (sound, a station's, not newer, and sealed with the station's key when the key is
+ * at hand); the database it replaces is moved to `<dataDir>/replaced/`, never deleted. The backup
+ * file itself is left as it was, and the restored copy records the restore in its audit log.
+ */
+export function restoreDatabase(dataDir: string, backup: string, key: Buffer | null, now = new Date()): RestoreResult {
+  const summary = inspectDatabase(backup, key);
+  if (summary.key === 'other-key')
+    throw new StoreError(
+      `${backup} fue cifrado con otra clave de datos: ponga antes la clave con la que se hizo el respaldo (keys/data.key o ENROLLA_DATA_KEY; docs/security.md).`,
+      'unavailable',
+    );
+  const target = path.join(dataDir, DATABASE_FILE);
+  assertDatabaseNotInUse(target, 'restaurar un respaldo');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // The copy is made whole (and its audit entry written) before the current database moves.
+  const partial = `${target}.restoring`;
+  copyFileSync(backup, partial);
+  chmodSync(partial, 0o600);
+  appendCliAudit(partial, 'restaurar-respaldo', now);
+  syncFile(partial);
+  let replaced: string | null = null;
+  if (existsSync(target)) {
+    // Everything committed goes into the file before it moves (a stopped station leaves no WAL;
+    // one that crashed may).
+    const current = new Database(target, { fileMustExist: true });
+    current.pragma('wal_checkpoint(TRUNCATE)');
+    current.pragma('journal_mode = DELETE');
+    current.close();
+    mkdirSync(path.join(dataDir, REPLACED_DIR), { recursive: true, mode: 0o700 });
+    replaced = path.join(dataDir, REPLACED_DIR, `enrolla-${now.toISOString().replace(/[:.]/g, '-')}.db`);
+    renameSync(target, replaced);
+    chmodSync(replaced, 0o600);
+  }
+  for (const leftover of ['-wal', '-shm', '-journal']) rmSync(`${target}${leftover}`, { force: true });
+  try {
+    renameSync(partial, target);
+  } catch (error) {
+    if (replaced) renameSync(replaced, target);
+    throw error;
+  }
+  syncFile(dataDir);
+  return { ...summary, auditEntries: summary.auditEntries + 1, replaced };
+}
+
+/** An audit entry for a command run on the station's machine (no HTTP request: status 0). */
+export function appendCliAudit(file: string, operation: string, now = new Date()): void {
+  const db = new Database(file, { fileMustExist: true, timeout: 5000 });
+  try {
+    db.prepare(
+      'INSERT INTO audit_log (at, tx_id, operation, token_name, id_persona, outcome, http_status) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(now.toISOString(), randomUUID(), operation, 'cli', null, 'SUCCESS', 0);
+  } finally {
+    db.close();
+  }
+}
+
+function syncFile(file: string): void {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
