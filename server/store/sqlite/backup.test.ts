@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
   statSync,
   writeFileSync,
   writeSync,
@@ -115,6 +116,8 @@ describe('station database backups', () => {
     new Database(foreign).exec('CREATE TABLE t (x)');
     const newer = path.join(files, 'newer.db');
     await backupDatabase(station, newer, key);
+    const newerOk = path.join(files, 'sound.db');
+    copyFileSync(newer, newerOk);
     new Database(newer).pragma('user_version = 999');
     const damaged = path.join(files, 'damaged.db');
     await backupDatabase(station, damaged, key);
@@ -133,6 +136,13 @@ describe('station database backups', () => {
     expect(() => restoreDatabase(station, path.join(files, 'missing.db'), key)).toThrow(/No existe/);
     expect(persons(station)).toEqual(['ana']);
     expect(readdirSync(station)).not.toContain(REPLACED_DIR);
+    // A damaged station database is what a backup is for: restored over, and kept as it was found.
+    writeFileSync(path.join(station, DATABASE_FILE), 'esto ya no es una base');
+    writeFileSync(path.join(station, `${DATABASE_FILE}-wal`), 'y su WAL');
+    const result = restoreDatabase(station, newerOk, key);
+    expect(persons(station)).toEqual(['ana']);
+    expect(readFileSync(result.replaced!, 'utf8')).toBe('esto ya no es una base');
+    expect(readFileSync(`${result.replaced!}-wal`, 'utf8')).toBe('y su WAL');
     // Without the key at hand (a desktop station's is in safeStorage) it cannot be checked, and says so.
     expect(inspectDatabase(otherKey, null).key).toBe('not-checked');
   });

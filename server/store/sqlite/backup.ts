@@ -8,7 +8,6 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
-  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -19,7 +18,7 @@ import { KEY_CHECK } from '../../crypto/sample-sealing.js';
 import { StoreError } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import { DATABASE_FILE } from './sqlite-store.js';
-import { assertDatabaseNotInUse } from './station-lock.js';
+import { assertDatabaseNotInUse, hasSqliteHeader } from './station-lock.js';
 
 /** What a station database (or a backup of one) holds, and whether the station's key opens it. */
 export interface DatabaseSummary {
@@ -35,23 +34,13 @@ export interface DatabaseSummary {
 /** Where a station keeps the databases a restore replaced: never deleted by the station. */
 export const REPLACED_DIR = 'replaced';
 
-const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-
 /**
  * Checks that `file` is a sound station database this version can run, and counts what it holds.
  * Throws a StoreError that says what is wrong: not SQLite, damaged, not a station's, newer.
  */
 export function inspectDatabase(file: string, key: Buffer | null): DatabaseSummary {
   if (!existsSync(file) || !statSync(file).isFile()) throw new StoreError(`No existe el archivo ${file}.`, 'unavailable');
-  const header = Buffer.alloc(SQLITE_HEADER.length);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, header, 0, header.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (!header.equals(SQLITE_HEADER))
-    throw new StoreError(`${file} no es una base de datos de Enrolla (no es SQLite).`, 'unavailable');
+  if (!hasSqliteHeader(file)) throw new StoreError(`${file} no es una base de datos de Enrolla (no es SQLite).`, 'unavailable');
   try {
     return summarize(file, key);
   } catch (error) {
@@ -170,34 +159,40 @@ export function restoreDatabase(dataDir: string, backup: string, key: Buffer | n
   const target = path.join(dataDir, DATABASE_FILE);
   assertDatabaseNotInUse(target, 'restaurar un respaldo');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // The copy is made whole (and its audit entry written) before the current database moves.
   const partial = `${target}.restoring`;
-  copyFileSync(backup, partial);
-  chmodSync(partial, 0o600);
-  appendCliAudit(partial, 'restaurar-respaldo', now);
-  syncFile(partial);
   let replaced: string | null = null;
-  if (existsSync(target)) {
-    // Everything committed goes into the file before it moves (a stopped station leaves no WAL;
-    // one that crashed may).
-    const current = new Database(target, { fileMustExist: true });
-    current.pragma('wal_checkpoint(TRUNCATE)');
-    current.pragma('journal_mode = DELETE');
-    current.close();
-    mkdirSync(path.join(dataDir, REPLACED_DIR), { recursive: true, mode: 0o700 });
-    replaced = path.join(dataDir, REPLACED_DIR, `enrolla-${now.toISOString().replace(/[:.]/g, '-')}.db`);
-    renameSync(target, replaced);
-    chmodSync(replaced, 0o600);
-  }
-  for (const leftover of ['-wal', '-shm', '-journal']) rmSync(`${target}${leftover}`, { force: true });
   try {
+    // The copy is made whole (and its audit entry written) before the current database moves.
+    copyFileSync(backup, partial);
+    chmodSync(partial, 0o600);
+    appendCliAudit(partial, 'restaurar-respaldo', now);
+    syncFile(partial);
+    if (existsSync(target)) {
+      replaced = path.join(dataDir, REPLACED_DIR, `enrolla-${now.toISOString().replace(/[:.]/g, '-')}.db`);
+      moveAside(target, replaced);
+    }
     renameSync(partial, target);
   } catch (error) {
-    if (replaced) renameSync(replaced, target);
+    if (replaced && existsSync(replaced) && !existsSync(target)) renameSync(replaced, target);
+    rmSync(partial, { force: true });
     throw error;
   }
   syncFile(dataDir);
   return { ...summary, auditEntries: summary.auditEntries + 1, replaced };
+}
+
+/**
+ * The station's database moved to `to` as it was found, with its WAL and journal files if a crash
+ * left them (they hold committed changes that SQLite applies when the file is next opened). It is
+ * not opened first: it may be damaged, which is often why a backup is restored.
+ */
+function moveAside(file: string, to: string): void {
+  mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    if (!existsSync(`${file}${suffix}`)) continue;
+    renameSync(`${file}${suffix}`, `${to}${suffix}`);
+    chmodSync(`${to}${suffix}`, 0o600);
+  }
 }
 
 /** An audit entry for a command run on the station's machine (no HTTP request: status 0). */
