@@ -32,6 +32,7 @@ import { sealBlocksInBackground } from './store/seal-blocks-in-background.js';
 import { type StationStore, UNREADABLE_SAMPLE_LOG } from './store/store.js';
 import { dataKeyFromEnv, loadOrCreateDataKey, PREVIOUS_DATA_KEY_ENV } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
+import { ScheduledBackups } from './store/sqlite/scheduled-backups.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { loadOrCreateTls } from './tls/certificate.js';
 import { STATION_VERSION, packageRoot } from './version.js';
@@ -47,6 +48,8 @@ export interface StationOptions {
   previousDataKey?: Buffer | null;
   /** Wait for the engines' models before answering (tests); otherwise requests queue until they load. */
   waitForEngines?: boolean;
+  /** When scheduled backups (`backups.enabled`) first look, and how often (tests); otherwise a minute and ten. */
+  backupChecks?: { firstAfterMs: number; everyMs: number };
 }
 
 export interface RunningStation {
@@ -161,6 +164,30 @@ export async function startStation(config: StationConfig, options: StationOption
       closables.push(async () => stopSealing());
     }
     if (!shared) await gallery.attach(index, FACE_MODEL_ID, { prefilled: true });
+    // A fleet's gallery is PostgreSQL's to back up; the schedule copies a station's own database.
+    const backups =
+      !shared && config.backups.enabled
+        ? new ScheduledBackups(
+            store,
+            {
+              dataDir: config.dataDir,
+              dir: config.backups.dir ?? path.join(config.dataDir, 'backups'),
+              intervalHours: config.backups.intervalHours,
+              keep: config.backups.keep,
+              key: dataKey,
+              checkEveryMs: options.backupChecks?.everyMs,
+              firstCheckAfterMs: options.backupChecks?.firstAfterMs,
+            },
+            (run) =>
+              run.error
+                ? logger.error({ backup: run }, 'respaldo programado fallido')
+                : logger.info({ backup: run }, 'respaldo programado'),
+          )
+        : null;
+    if (backups) {
+      backups.start();
+      closables.push(() => backups.close());
+    }
     let listeningPort = config.port;
     const handlers: OperationHandlers = {
       ...galleryOperations(gallery),
@@ -173,6 +200,7 @@ export async function startStation(config: StationConfig, options: StationOption
         tls: { enabled: tls !== null, fingerprint256: tls?.fingerprint256 ?? null },
         config,
         port: () => listeningPort,
+        backups: () => ({ enabled: backups !== null, ...(backups?.status() ?? { last: null, nextDue: null }) }),
       }),
       ...(faceEngine ? faceOperations({ engine: faceEngine, gallery, index, policy }) : {}),
       ...(documentEngine ? documentOperations({ engine: documentEngine, face: faceEngine, policy }) : {}),

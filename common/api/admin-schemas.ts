@@ -114,6 +114,24 @@ export const listAuditResponseSchema = z.object({
 
 export const stationStatusRequestSchema = z.strictObject({});
 
+export const backupsStatusSchema = z
+  .object({
+    enabled: z.boolean(),
+    last: z
+      .object({
+        at: isoDateTimeField,
+        file: z.string().nullable().meta({ description: 'La copia escrita; null si falló.' }),
+        persons: z.number().int().nullable(),
+        error: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ description: 'El último respaldo programado desde que arrancó la estación.' }),
+    nextDue: isoDateTimeField.nullable().meta({ description: 'Cuándo toca el próximo (null: sin respaldos programados).' }),
+  })
+  .meta({ description: 'Respaldos programados de la base de la estación (configuración `backups`).' });
+
+export type BackupsStatus = z.infer<typeof backupsStatusSchema>;
+
 export const stationStatusResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   txId: txIdField,
@@ -122,6 +140,7 @@ export const stationStatusResponseSchema = z.object({
   persons: z.number().int(),
   engines: z.record(z.string(), z.enum(['ready', 'loading', 'unavailable'])),
   tls: z.object({ enabled: z.boolean(), fingerprint256: z.string().nullable() }),
+  backups: backupsStatusSchema,
 });
 
 /** What the console shows on its settings screen; changed through configuration (docs/configuration.md). */

@@ -241,6 +241,7 @@ describe('operator console screens, in Spanish', () => {
 
       await go('ajustes');
       await page.getByTestId('station-settings').getByText('No: solo esta computadora').waitFor();
+      await page.getByTestId('backups').getByText('Desactivados').waitFor();
       await page.getByLabel('Umbral de verificación 1:1 (0-100)').fill('60');
       await page.getByRole('button', { name: 'Guardar' }).click();
       await page.getByText('Guardado en este puesto.').waitFor();

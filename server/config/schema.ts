@@ -101,6 +101,23 @@ export const configSchema = z.strictObject({
    * when it comes back. docs/fleet-gallery.md.
    */
   databaseChangeRetentionDays: z.number().int().min(1).max(3650).default(CHANGE_RETENTION_DAYS),
+  /**
+   * Copies of the station's database on a schedule, kept by their own age (docs/security.md,
+   * "Backups"). Off by default: each copy is the database's size, and belongs on another disk.
+   */
+  backups: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      /** Absent: `<dataDir>/backups`. */
+      dir: z.string().min(1).optional(),
+      intervalHours: z
+        .number()
+        .min(1)
+        .max(24 * 31)
+        .default(24),
+      keep: z.number().int().min(1).max(1000).default(7),
+    })
+    .prefault({}),
   /** Serve the operator console's built files at /. */
   serveConsole: z.boolean().default(true),
   requestTimeoutSeconds: z.number().int().min(1).max(600).default(60),

@@ -3,6 +3,7 @@ import type { StationConfig } from '../config/schema.js';
 import { thresholdForFmr } from '../matching/calibration.js';
 import type { OperationHandlers } from '../http/operation-route.js';
 import type { StationStore } from '../store/store.js';
+import type { BackupsStatus } from '../../common/api/admin-schemas.js';
 
 export interface StationInfo {
   version: string;
@@ -13,6 +14,7 @@ export interface StationInfo {
   /** The port actually listened on (the configured one may be 0: any free port). */
   port: () => number;
   persons: () => Promise<number>;
+  backups: () => BackupsStatus;
 }
 
 const LOOPBACK = /^(127\.|::1$|localhost$)/;
@@ -31,6 +33,7 @@ export function adminOperations(store: StationStore, tokens: TokenService, info:
       persons: await info.persons(),
       engines: info.engines(),
       tls: info.tls,
+      backups: info.backups(),
     }),
     stationSettings: () => ({
       status: 'SUCCESS',

@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useConsole } from '../console-context.js';
+import { formatDateTime } from '../i18n.js';
+import type { BackupsStatus } from '../../../common/api/admin-schemas.js';
 import type { DeskPrefs } from '../prefs.js';
 import { Badge, Busy, ErrorAlert } from '../ui/status.js';
 import { useOperation } from '../ui/use-operation.js';
@@ -36,8 +38,9 @@ function parseOptional(text: string): number | undefined {
 
 /** The station's settings (read only here) and this desk's thresholds and camera. */
 export function SettingsScreen() {
-  const { t, prefs, setPrefs } = useConsole();
+  const { t, locale, prefs, setPrefs } = useConsole();
   const settings = useOperation('stationSettings');
+  const status = useOperation('stationStatus');
   const cameras = useCameras();
   const [verify, setVerify] = useState(asText(prefs.verifyThreshold));
   const [identify, setIdentify] = useState(asText(prefs.identifyThreshold));
@@ -50,6 +53,10 @@ export function SettingsScreen() {
   useEffect(() => {
     void run({});
   }, [run]);
+  const runStatus = status.run;
+  useEffect(() => {
+    void runStatus({});
+  }, [runStatus]);
 
   function save(event: FormEvent) {
     event.preventDefault();
@@ -66,6 +73,15 @@ export function SettingsScreen() {
   }
 
   const data = settings.data;
+  const backupsText = (b: BackupsStatus) => {
+    if (!b.enabled) return t('settings.backupsOff');
+    const last = !b.last
+      ? t('settings.backupNone')
+      : b.last.error
+        ? t('settings.backupFailed', { at: formatDateTime(locale, b.last.at), error: b.last.error })
+        : t('settings.backupLast', { at: formatDateTime(locale, b.last.at), persons: b.last.persons ?? 0 });
+    return b.nextDue ? `${last}; ${t('settings.backupNext', { at: formatDateTime(locale, b.nextDue) })}` : last;
+  };
   return (
     <section aria-labelledby="settings-title">
       <h2 id="settings-title">{t('settings.title')}</h2>
@@ -95,6 +111,12 @@ export function SettingsScreen() {
             <dd>{data.matching.spoofThreshold}</dd>
             <dt>{t('settings.spoofSingleFrame')}</dt>
             <dd>{t(`settings.spoofSingleFrame.${data.matching.spoofSingleFrame}`)}</dd>
+            {status.data && (
+              <>
+                <dt>{t('settings.backups')}</dt>
+                <dd data-testid="backups">{backupsText(status.data.backups)}</dd>
+              </>
+            )}
           </dl>
         )}
         <p className="small">{t('settings.howToChange')}</p>
