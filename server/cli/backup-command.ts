@@ -53,6 +53,7 @@ export function runRestore(file: string, options: { dataDir?: string }): void {
   process.stdout.write(
     `Respaldo restaurado en ${dataDir} (${held(result)}). ${keyNote[result.key]}\n` +
       (result.replaced ? `La base que había quedó en ${result.replaced}.\n` : '') +
+      (result.revokedAgain ? `${result.revokedAgain} tokens revocados después del respaldo siguen revocados.\n` : '') +
       'Inicie la estación: reconstruye su índice 1:N a partir de la base restaurada.\n',
   );
 }

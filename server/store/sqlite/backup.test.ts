@@ -15,6 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TokenService } from '../../auth/tokens.js';
 import { backupDatabase, inspectDatabase, REPLACED_DIR, restoreDatabase } from './backup.js';
 import { DATABASE_FILE, openSqliteStore } from './sqlite-store.js';
 import { assertDatabaseNotInUse } from './station-lock.js';
@@ -70,16 +71,20 @@ describe('station database backups', () => {
     const station = dir();
     let store = openSqliteStore(station, key);
     enroll(store, 'ana', 'beto');
+    const tokens = new TokenService(store);
+    const leaked = tokens.create('caja 3', ['verify']);
     const backup = path.join(dir(), 'b.db');
     await backupDatabase(station, backup, key);
     enroll(store, 'carla');
+    // Revoked after the backup (a leaked token, say): the restore must not bring it back.
+    expect(tokens.revoke(leaked.info.id)).toBe(true);
     expect(() => restoreDatabase(station, backup, key)).toThrow(/en marcha/);
     expect(() => assertDatabaseNotInUse(path.join(station, DATABASE_FILE), 'rotar la clave')).toThrow(/en marcha/);
     store.close();
     expect(persons(station)).toEqual(['ana', 'beto', 'carla']);
 
     const result = restoreDatabase(station, backup, key, new Date('2026-11-28T12:00:00Z'));
-    expect(result).toMatchObject({ persons: 2, key: 'opens' });
+    expect(result).toMatchObject({ persons: 2, key: 'opens', revokedAgain: 1 });
     expect(persons(station)).toEqual(['ana', 'beto']);
     expect(result.replaced).toBe(path.join(station, REPLACED_DIR, 'enrolla-2026-11-28T12-00-00-000Z.db'));
     expect(statSync(result.replaced!).mode & 0o777).toBe(0o600);
@@ -88,6 +93,7 @@ describe('station database backups', () => {
     copyFileSync(result.replaced!, path.join(kept, DATABASE_FILE));
     expect(persons(kept)).toEqual(['ana', 'beto', 'carla']);
     store = openSqliteStore(station, key);
+    expect(new TokenService(store).authenticate(`Bearer ${leaked.token}`)).toEqual({ ok: false, failure: 'revoked' });
     expect(store.listAudit({ limit: 5 })[0]).toMatchObject({
       operation: 'restaurar-respaldo',
       tokenName: 'cli',

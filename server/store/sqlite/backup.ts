@@ -69,7 +69,7 @@ function summarize(file: string, key: Buffer | null): DatabaseSummary {
         .all()
         .map((t) => t.name),
     );
-    if (schema < 2 || !['persons', 'face_samples', 'api_tokens', 'audit_log', 'station_meta'].every((t) => tables.has(t)))
+    if (schema < 1 || !['persons', 'face_samples', 'api_tokens', 'audit_log'].every((t) => tables.has(t)))
       throw new StoreError(`${file} no es una base de datos de Enrolla.`, 'unavailable');
     if (schema > latest)
       throw new StoreError(
@@ -77,7 +77,10 @@ function summarize(file: string, key: Buffer | null): DatabaseSummary {
         'unavailable',
       );
     const count = (table: string) => db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
-    const check = db.prepare<[string], { value: Buffer }>('SELECT value FROM station_meta WHERE name = ?').get(KEY_CHECK);
+    // Before schema 2 nothing was sealed, and there is no key to check.
+    const check = tables.has('station_meta')
+      ? db.prepare<[string], { value: Buffer }>('SELECT value FROM station_meta WHERE name = ?').get(KEY_CHECK)
+      : undefined;
     let keyState: DatabaseSummary['key'] = 'not-checked';
     if (key && check) {
       try {
@@ -141,6 +144,8 @@ export async function backupDatabase(dataDir: string, out: string, key: Buffer |
 export interface RestoreResult extends DatabaseSummary {
   /** Where the database the backup replaced was moved (null when the station had none). */
   replaced: string | null;
+  /** Tokens active in the backup that had been revoked since, revoked again. */
+  revokedAgain: number;
 }
 
 /**
@@ -165,6 +170,7 @@ export function restoreDatabase(dataDir: string, backup: string, key: Buffer | n
     // The copy is made whole (and its audit entry written) before the current database moves.
     copyFileSync(backup, partial);
     chmodSync(partial, 0o600);
+    const revokedAgain = existsSync(target) ? carryRevocations(target, partial) : 0;
     appendCliAudit(partial, 'restaurar-respaldo', now);
     syncFile(partial);
     if (existsSync(target)) {
@@ -172,13 +178,40 @@ export function restoreDatabase(dataDir: string, backup: string, key: Buffer | n
       moveAside(target, replaced);
     }
     renameSync(partial, target);
+    syncFile(dataDir);
+    return { ...summary, auditEntries: summary.auditEntries + 1, replaced, revokedAgain };
   } catch (error) {
-    if (replaced && existsSync(replaced) && !existsSync(target)) renameSync(replaced, target);
+    if (replaced && existsSync(replaced) && !existsSync(target)) moveAside(replaced, target);
     rmSync(partial, { force: true });
     throw error;
   }
-  syncFile(dataDir);
-  return { ...summary, auditEntries: summary.auditEntries + 1, replaced };
+}
+
+/**
+ * A restore never brings back a revoked token: tokens revoked in the database being replaced are
+ * revoked in the restored copy too, with their time. A database too damaged to read has none to give.
+ */
+function carryRevocations(current: string, restored: string): number {
+  let revoked: { id: string; revoked_at: string }[];
+  try {
+    const db = new Database(current, { readonly: true, fileMustExist: true });
+    try {
+      revoked = db
+        .prepare<[], { id: string; revoked_at: string }>('SELECT id, revoked_at FROM api_tokens WHERE revoked_at IS NOT NULL')
+        .all();
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+  const db = new Database(restored, { fileMustExist: true });
+  try {
+    const revoke = db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+    return db.transaction(() => revoked.reduce((n, t) => n + revoke.run(t.revoked_at, t.id).changes, 0))();
+  } finally {
+    db.close();
+  }
 }
 
 /**
