@@ -100,11 +100,40 @@ export interface ShellApp {
   ): unknown;
 }
 
+/** A menu entry, as Electron's MenuItemConstructorOptions take it (the fields the shell sets). */
+export interface ShellMenuItem {
+  label?: string;
+  role?: 'fileMenu' | 'editMenu' | 'viewMenu' | 'windowMenu' | 'quit';
+  type?: 'separator';
+  submenu?: ShellMenuItem[];
+  click?: () => void;
+}
+
+export interface ShellDialog {
+  showErrorBox(title: string, content: string): void;
+  showSaveDialog(options: {
+    title: string;
+    defaultPath: string;
+    buttonLabel?: string;
+    filters?: { name: string; extensions: string[] }[];
+  }): Promise<{ canceled: boolean; filePath: string }>;
+  showMessageBox(options: {
+    type: 'info' | 'warning';
+    title: string;
+    message: string;
+    detail?: string;
+    buttons?: string[];
+    defaultId?: number;
+    cancelId?: number;
+  }): Promise<{ response: number }>;
+}
+
 export interface ShellElectron {
   app: ShellApp;
   BrowserWindow: new (options: ShellWindowOptions) => ShellWindow;
   session: { defaultSession: ShellSession };
   safeStorage: SafeStorageLike;
   ipcMain: { on(channel: string, listener: (event: IpcEvent) => void): unknown };
-  dialog: { showErrorBox(title: string, content: string): void };
+  dialog: ShellDialog;
+  Menu: { buildFromTemplate(template: ShellMenuItem[]): unknown; setApplicationMenu(menu: unknown): void };
 }

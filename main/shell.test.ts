@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -8,6 +8,7 @@ import { keyFile } from '../server/crypto/data-key.js';
 import { loadConfig } from '../server/config/load.js';
 import { createLogger } from '../server/log/logger.js';
 import { startStation } from '../server/station.js';
+import { inspectDatabase } from '../server/store/sqlite/backup.js';
 import { fakeElectron, FakeSafeStorage, type FakeElectron } from '../test/fakes/electron.js';
 import { BRIDGE_CHANNEL, type ConsoleBridge } from './bridge.js';
 import { CONSOLE_TOKEN_NAME, CONSOLE_TOKEN_SECRET } from './console-token.js';
@@ -267,10 +268,57 @@ describe('desktop shell (Electron faked, real station)', () => {
     const shell = await runShell(electron, environment());
     expect(shell).not.toBeNull();
     expect(electron.windows[0]!.options.webPreferences.devTools).toBe(false);
+    expect(electron.menu!.map((m) => m.role ?? m.label)).toEqual(['fileMenu', 'editMenu', 'Respaldo', 'windowMenu']);
     // extraResources land beside app.asar, not inside it (electron-builder.yml).
     expect(shell!.config.modelsDir).toBe('/opt/Enrolla/resources/models');
     electron.app.emit('window-all-closed');
     await vi.waitFor(() => expect(electron.app.quitCalls).toBe(1));
+  });
+
+  it('its Respaldo menu writes a backup and exports the key that opens it, each audited; Cancel writes nothing', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const { station } = await start(electron);
+    const out = mkdtempSync(path.join(tmpdir(), 'enrolla-usb-'));
+    cleanups.push(() => rmSync(out, { recursive: true, force: true }));
+    const respaldo = electron.menu!.find((m) => m.label === 'Respaldo')!;
+    const click = (label: RegExp) => respaldo.submenu!.find((i) => label.test(i.label ?? ''))!.click!();
+    const shown = (title: string) => vi.waitFor(() => expect(electron.messages.map((m) => m.title)).toContain(title));
+
+    const backup = path.join(out, 'estacion.db');
+    electron.saveAnswers.push(backup);
+    click(/Crear respaldo/);
+    await shown('Respaldo creado');
+    expect(inspectDatabase(backup, null)).toMatchObject({ persons: 0, samples: 0, key: 'not-checked' });
+
+    // The key leaves only after a warning that says what it gives whoever holds it.
+    const keyPath = path.join(out, 'data.key');
+    electron.messageAnswers.push(0);
+    electron.saveAnswers.push(keyPath);
+    click(/Exportar la clave/);
+    await shown('Clave exportada');
+    expect(electron.messages.find((m) => m.title === 'Exportar la clave de datos')).toMatchObject({ type: 'warning' });
+    expect(statSync(keyPath).mode & 0o777).toBe(0o600);
+    const exported = Buffer.from(readFileSync(keyPath, 'utf8').trim(), 'base64');
+    expect(inspectDatabase(backup, exported).key).toBe('opens');
+    expect(
+      station.store
+        .listAudit({ limit: 10 })
+        .filter((e) => e.tokenName === 'escritorio')
+        .map((e) => e.operation),
+    ).toEqual(['exportar-clave', 'crear-respaldo']);
+
+    // Cancel at the warning, or in the save dialog: nothing written. An existing file: refused, said.
+    rmSync(keyPath);
+    electron.messageAnswers.push(1);
+    click(/Exportar la clave/);
+    await vi.waitFor(() => expect(electron.messages.filter((m) => m.title === 'Exportar la clave de datos')).toHaveLength(2));
+    electron.saveAnswers.push(null);
+    click(/Crear respaldo/);
+    electron.saveAnswers.push(backup);
+    click(/Crear respaldo/);
+    await vi.waitFor(() => expect(electron.errors.map((e) => e.title)).toEqual(['No se pudo crear el respaldo']));
+    expect(electron.errors[0]!.content).toMatch(/ya existe/);
+    expect(readdirSync(out)).toEqual(['estacion.db']);
   });
 
   it('a quit from the menu or the system waits for the station to stop, then quits', async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { loadConfig } from '../server/config/load.js';
 import type { StationConfig } from '../server/config/schema.js';
 import { startStation, type RunningStation } from '../server/station.js';
+import { backupMenu } from './backup-menu.js';
 import { BRIDGE_CHANNEL, type ConsoleBridge } from './bridge.js';
 import { consoleTokenFor } from './console-token.js';
 import type { ShellElectron, ShellWindow } from './electron-surface.js';
@@ -98,6 +99,15 @@ export async function runShell(electron: ShellElectron, environment: ShellEnviro
     bridge = { baseUrl: station.url, token: consoleTokenFor(station, secrets) };
     window = new electron.BrowserWindow(consoleWindowOptions(path.join(environment.mainDir, 'preload.cjs'), !app.isPackaged));
     await window.loadURL(`${station.url}/`);
+    const menu = [
+      { role: 'fileMenu' as const },
+      { role: 'editMenu' as const },
+      backupMenu({ dialog: electron.dialog, station, dataDir: config.dataDir, key: dataKey.key, fleet: !!config.databaseUrl }),
+      // No developer tools in the packaged app: no View menu either.
+      ...(app.isPackaged ? [] : [{ role: 'viewMenu' as const }]),
+      { role: 'windowMenu' as const },
+    ];
+    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menu));
     return { config, station, window };
   } catch (error) {
     const message = (error as Error).message;

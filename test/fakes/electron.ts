@@ -5,6 +5,7 @@ import type {
   IpcEvent,
   SafeStorageLike,
   ShellElectron,
+  ShellMenuItem,
   ShellSession,
   ShellWebContents,
   ShellWindowOptions,
@@ -96,6 +97,13 @@ export interface FakeElectron extends ShellElectron {
   safeStorage: FakeSafeStorage;
   ipcMain: EventEmitter;
   errors: { title: string; content: string }[];
+  /** The application menu set, as its template. */
+  menu: ShellMenuItem[] | null;
+  /** What the next save dialogs answer (a path, or null for Cancel), in order; and the next message boxes' buttons. */
+  saveAnswers: (string | null)[];
+  messageAnswers: number[];
+  /** Every message box shown. */
+  messages: { type: string; title: string; message: string }[];
   /** Sends the bridge request as a frame would, and returns the main process's answer. */
   askBridge(channel: string, from: { sender: { id: number }; url: string; parent?: unknown }): unknown;
 }
@@ -165,15 +173,33 @@ export function fakeElectron(options: { userData: string; lock?: boolean; safeSt
       app.emit('web-contents-created', {}, this.webContents satisfies ShellWebContents);
     }
   }
-  return {
+  const fake: FakeElectron = {
     app,
     BrowserWindow,
     windows,
     session: { defaultSession: new FakeSession() },
     safeStorage: options.safeStorage ?? new FakeSafeStorage(),
     ipcMain,
-    dialog: { showErrorBox: (title: string, content: string) => void errors.push({ title, content }) },
+    dialog: {
+      showErrorBox: (title: string, content: string) => void errors.push({ title, content }),
+      showSaveDialog: async () => {
+        const answer = fake.saveAnswers.shift() ?? null;
+        return { canceled: answer === null, filePath: answer ?? '' };
+      },
+      showMessageBox: async (box) => {
+        fake.messages.push({ type: box.type, title: box.title, message: box.message });
+        return { response: fake.messageAnswers.shift() ?? 0 };
+      },
+    },
     errors,
+    menu: null,
+    saveAnswers: [],
+    messageAnswers: [],
+    messages: [],
+    Menu: {
+      buildFromTemplate: (template: ShellMenuItem[]) => template,
+      setApplicationMenu: (menu: unknown) => void (fake.menu = menu as ShellMenuItem[]),
+    },
     askBridge(channel, from) {
       const event: IpcEvent = {
         sender: from.sender,
@@ -184,4 +210,5 @@ export function fakeElectron(options: { userData: string; lock?: boolean; safeSt
       return event.returnValue;
     },
   };
+  return fake;
 }
