@@ -1,6 +1,6 @@
 import { writeKeyFile } from '../server/crypto/data-key.js';
 import type { RunningStation } from '../server/station.js';
-import { backupDatabase } from '../server/store/sqlite/backup.js';
+import { backupDatabase, localAuditEntry, stampedName } from '../server/store/sqlite/backup.js';
 import type { ShellDialog, ShellMenuItem } from './electron-surface.js';
 
 export interface BackupMenuDeps {
@@ -29,12 +29,10 @@ export function backupMenu(deps: BackupMenuDeps): ShellMenuItem {
   };
 }
 
-const stamp = (date: Date) => date.toISOString().slice(0, 19).replace(/[:T]/g, '-');
-
 export async function createBackup({ dialog, station, dataDir, key, now = () => new Date() }: BackupMenuDeps): Promise<void> {
   const { canceled, filePath } = await dialog.showSaveDialog({
     title: 'Crear respaldo de la estación',
-    defaultPath: `enrolla-${stamp(now())}.db`,
+    defaultPath: stampedName('enrolla', now()),
     buttonLabel: 'Crear respaldo',
     filters: [{ name: 'Respaldo de Enrolla', extensions: ['db'] }],
   });
@@ -86,13 +84,5 @@ export async function exportDataKey({ dialog, station, key, now = () => new Date
 
 /** Who did it is the operator at this desktop: no token, no HTTP request. */
 function audit(station: RunningStation, operation: string, at: Date): void {
-  station.store.appendAudit({
-    at: at.toISOString(),
-    txId: `${operation}-${at.toISOString()}`,
-    operation,
-    tokenName: 'escritorio',
-    idPersona: null,
-    outcome: 'SUCCESS',
-    httpStatus: 0,
-  });
+  station.store.appendAudit(localAuditEntry(operation, 'escritorio', 'SUCCESS', at));
 }

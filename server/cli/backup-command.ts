@@ -3,7 +3,7 @@ import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { loadDataKey } from '../crypto/data-key.js';
 import { SEARCH_INDEX_DIR } from '../search/open-search-index.js';
-import { appendCliAudit, backupDatabase, restoreDatabase, type DatabaseSummary } from '../store/sqlite/backup.js';
+import { appendCliAudit, backupDatabase, restoreDatabase, stampedName, type DatabaseSummary } from '../store/sqlite/backup.js';
 import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
 
 /** Backups and restores are of a station's own SQLite file; a fleet's gallery is PostgreSQL's to back up. */
@@ -28,8 +28,7 @@ const keyNote: Record<DatabaseSummary['key'], string> = {
 
 export async function runBackup(options: { dataDir?: string; out?: string }): Promise<void> {
   const { dataDir, key } = sqliteStation(options);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const out = path.resolve(options.out ?? path.join(dataDir, 'backups', `enrolla-${stamp}.db`));
+  const out = path.resolve(options.out ?? path.join(dataDir, 'backups', stampedName('enrolla', new Date())));
   const summary = await backupDatabase(dataDir, out, key);
   // Who copied the biometric database, and when, stays in the station's own audit log.
   let audited = '';

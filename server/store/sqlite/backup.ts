@@ -15,6 +15,7 @@ import {
 import path from 'node:path';
 import { open } from '../../crypto/sealed.js';
 import { KEY_CHECK } from '../../crypto/sample-sealing.js';
+import type { AuditEntry } from '../../../common/api/admin-schemas.js';
 import { StoreError } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import { DATABASE_FILE } from './sqlite-store.js';
@@ -33,6 +34,20 @@ export interface DatabaseSummary {
 
 /** Where a station keeps the databases a restore replaced: never deleted by the station. */
 export const REPLACED_DIR = 'replaced';
+
+/** `<prefix>-2026-11-28T10-49-44-305Z.db`: a database copy named by its moment, sorting by it. */
+export const stampedName = (prefix: string, at: Date): string => `${prefix}-${at.toISOString().replace(/[:.]/g, '-')}.db`;
+
+/** The moment in a `stampedName`, or NaN for another name. */
+export function stampOf(name: string): number {
+  const m = /-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/.exec(name);
+  return m ? Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`) : NaN;
+}
+
+/** An audit entry for what an operator did on the station's machine, not through the API (HTTP status 0). */
+export function localAuditEntry(operation: string, by: string, outcome: 'SUCCESS' | 'ERROR', at: Date): Omit<AuditEntry, 'seq'> {
+  return { at: at.toISOString(), txId: randomUUID(), operation, tokenName: by, idPersona: null, outcome, httpStatus: 0 };
+}
 
 /**
  * Checks that `file` is a sound station database this version can run, and counts what it holds.
@@ -174,7 +189,7 @@ export function restoreDatabase(dataDir: string, backup: string, key: Buffer | n
     appendCliAudit(partial, 'restaurar-respaldo', now);
     syncFile(partial);
     if (existsSync(target)) {
-      replaced = path.join(dataDir, REPLACED_DIR, `enrolla-${now.toISOString().replace(/[:.]/g, '-')}.db`);
+      replaced = path.join(dataDir, REPLACED_DIR, stampedName('enrolla', now));
       moveAside(target, replaced);
     }
     renameSync(partial, target);
@@ -228,13 +243,14 @@ function moveAside(file: string, to: string): void {
   }
 }
 
-/** An audit entry for a command run on the station's machine (no HTTP request: status 0). */
+/** An audit entry written into a database file the command holds no store for (the station may be running on it). */
 export function appendCliAudit(file: string, operation: string, now = new Date()): void {
+  const e = localAuditEntry(operation, 'cli', 'SUCCESS', now);
   const db = new Database(file, { fileMustExist: true, timeout: 5000 });
   try {
     db.prepare(
       'INSERT INTO audit_log (at, tx_id, operation, token_name, id_persona, outcome, http_status) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ).run(now.toISOString(), randomUUID(), operation, 'cli', null, 'SUCCESS', 0);
+    ).run(e.at, e.txId, e.operation, e.tokenName, e.idPersona, e.outcome, e.httpStatus);
   } finally {
     db.close();
   }

@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { StationStore } from '../store.js';
-import { backupDatabase } from './backup.js';
+import { backupDatabase, localAuditEntry, stampedName, stampOf } from './backup.js';
 
 export interface ScheduledBackupsOptions {
   dataDir: string;
@@ -25,10 +25,7 @@ export interface BackupRun {
 }
 
 // Named apart from `enrolla backup`'s copies, which the schedule never deletes.
-const NAME = /^enrolla-auto-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.db$/;
-const nameAt = (date: Date) => `enrolla-auto-${date.toISOString().replace(/[:.]/g, '-')}.db`;
-const dateOf = (name: string) =>
-  new Date(name.slice('enrolla-auto-'.length, -'.db'.length).replace(/T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z/, 'T$1:$2:$3.$4Z'));
+const PREFIX = 'enrolla-auto';
 
 /**
  * Copies the station's database on a schedule (docs/security.md, "Backups"). The schedule is kept
@@ -59,21 +56,21 @@ export class ScheduledBackups {
   /** What the last run did, and when the next is due. */
   status(now = new Date()): { last: BackupRun | null; nextDue: string } {
     const newest = this.copies().at(-1);
-    const due = newest ? dateOf(newest).getTime() + this.o.intervalHours * 3_600_000 : now.getTime();
+    const due = newest ? stampOf(newest) + this.o.intervalHours * 3_600_000 : now.getTime();
     return { last: this.lastRun, nextDue: new Date(Math.max(due, now.getTime())).toISOString() };
   }
 
   /** A copy now if the newest is older than the interval (or there is none). */
   async runIfDue(now = new Date()): Promise<BackupRun | null> {
     const newest = this.copies().at(-1);
-    if (newest && now.getTime() - dateOf(newest).getTime() < this.o.intervalHours * 3_600_000) return null;
+    if (newest && now.getTime() - stampOf(newest) < this.o.intervalHours * 3_600_000) return null;
     return this.run(now);
   }
 
   /** One copy, then the oldest beyond `keep` deleted. A failure is reported, never thrown. */
   run(now = new Date()): Promise<BackupRun> {
     this.running ??= (async () => {
-      const file = path.join(this.o.dir, nameAt(now));
+      const file = path.join(this.o.dir, stampedName(PREFIX, now));
       let run: BackupRun;
       try {
         const summary = await backupDatabase(this.o.dataDir, file, this.o.key);
@@ -83,15 +80,7 @@ export class ScheduledBackups {
         run = { at: now.toISOString(), file: null, persons: null, error: (error as Error).message };
       }
       try {
-        this.store.appendAudit({
-          at: run.at,
-          txId: `respaldo-${run.at}`,
-          operation: 'crear-respaldo',
-          tokenName: 'programado',
-          idPersona: null,
-          outcome: run.error ? 'ERROR' : 'SUCCESS',
-          httpStatus: 0,
-        });
+        this.store.appendAudit(localAuditEntry('crear-respaldo', 'programado', run.error ? 'ERROR' : 'SUCCESS', now));
       } catch (error) {
         // A full or read-only disk: the run's own report (the log, the status) still says what happened.
         run.error ??= `no se pudo anotar en la auditoría: ${(error as Error).message}`;
@@ -114,7 +103,7 @@ export class ScheduledBackups {
   private copies(): string[] {
     try {
       return readdirSync(this.o.dir)
-        .filter((f) => NAME.test(f))
+        .filter((f) => f.startsWith(`${PREFIX}-`) && !Number.isNaN(stampOf(f)))
         .sort();
     } catch {
       return [];
