@@ -39,7 +39,7 @@ export async function createBackup({ dialog, station, dataDir, key, now = () => 
   if (canceled || !filePath) return;
   try {
     const s = await backupDatabase(dataDir, filePath, key);
-    audit(station, 'crear-respaldo', now());
+    audit(station, 'createBackup', now());
     await dialog.showMessageBox({
       type: 'info',
       title: 'Respaldo creado',
@@ -75,7 +75,7 @@ export async function exportDataKey({ dialog, station, key, now = () => new Date
   try {
     // The key file's own format (base64, owner-only): what a headless station or a restore reads.
     writeKeyFile(filePath, key);
-    audit(station, 'exportar-clave', now());
+    audit(station, 'exportDataKey', now());
     await dialog.showMessageBox({ type: 'info', title: 'Clave exportada', message: `Clave de datos escrita en ${filePath}.` });
   } catch (error) {
     dialog.showErrorBox('No se pudo exportar la clave', (error as Error).message);

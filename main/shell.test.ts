@@ -305,7 +305,7 @@ describe('desktop shell (Electron faked, real station)', () => {
         .listAudit({ limit: 10 })
         .filter((e) => e.tokenName === 'escritorio')
         .map((e) => e.operation),
-    ).toEqual(['exportar-clave', 'crear-respaldo']);
+    ).toEqual(['exportDataKey', 'createBackup']);
 
     // Cancel at the warning, or in the save dialog: nothing written. An existing file: refused, said.
     rmSync(keyPath);

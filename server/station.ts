@@ -32,6 +32,8 @@ import { sealBlocksInBackground } from './store/seal-blocks-in-background.js';
 import { type StationStore, UNREADABLE_SAMPLE_LOG } from './store/store.js';
 import { dataKeyFromEnv, loadOrCreateDataKey, PREVIOUS_DATA_KEY_ENV } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
+import { ApiError } from './http/api-error.js';
+import { backupDatabase, stampedName, storageFullAsStoreError } from './store/sqlite/backup.js';
 import { ScheduledBackups } from './store/sqlite/scheduled-backups.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { loadOrCreateTls } from './tls/certificate.js';
@@ -165,13 +167,14 @@ export async function startStation(config: StationConfig, options: StationOption
     }
     if (!shared) await gallery.attach(index, FACE_MODEL_ID, { prefilled: true });
     // A fleet's gallery is PostgreSQL's to back up; the schedule copies a station's own database.
+    const backupsDir = config.backups.dir ?? path.join(config.dataDir, 'backups');
     const backups =
       !shared && config.backups.enabled
         ? new ScheduledBackups(
             store,
             {
               dataDir: config.dataDir,
-              dir: config.backups.dir ?? path.join(config.dataDir, 'backups'),
+              dir: backupsDir,
               intervalHours: config.backups.intervalHours,
               keep: config.backups.keep,
               key: dataKey,
@@ -184,6 +187,8 @@ export async function startStation(config: StationConfig, options: StationOption
                 : logger.info({ backup: run }, 'respaldo programado'),
           )
         : null;
+    if (shared && config.backups.enabled)
+      logger.warn('backups.enabled no se aplica a una galería compartida en PostgreSQL: respáldela con pg_dump');
     if (backups) {
       backups.start();
       closables.push(() => backups.close());
@@ -201,6 +206,16 @@ export async function startStation(config: StationConfig, options: StationOption
         config,
         port: () => listeningPort,
         backups: () => ({ enabled: backups !== null, ...(backups?.status() ?? { last: null, nextDue: null }) }),
+        createBackup: async () => {
+          if (shared)
+            throw new ApiError(
+              'NOT_IMPLEMENTED',
+              'La galería es compartida en PostgreSQL: se respalda con pg_dump (docs/fleet-gallery.md).',
+            );
+          const file = path.join(backupsDir, stampedName('enrolla', new Date()));
+          const { persons, samples } = await backupDatabase(config.dataDir, file, dataKey).catch(storageFullAsStoreError);
+          return { file, persons, samples };
+        },
       }),
       ...(faceEngine ? faceOperations({ engine: faceEngine, gallery, index, policy }) : {}),
       ...(documentEngine ? documentOperations({ engine: documentEngine, face: faceEngine, policy }) : {}),

@@ -132,6 +132,14 @@ export const backupsStatusSchema = z
 
 export type BackupsStatus = z.infer<typeof backupsStatusSchema>;
 
+export const createBackupResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  txId: txIdField,
+  file: z.string().meta({ description: 'La copia escrita, en la carpeta de respaldos de la estación (`backups.dir`).' }),
+  persons: z.number().int(),
+  samples: z.number().int(),
+});
+
 export const stationStatusResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   txId: txIdField,

@@ -168,6 +168,16 @@ export const OPERATIONS = {
     request: admin.stationStatusRequestSchema,
     response: admin.stationStatusResponseSchema,
   }),
+  createBackup: op({
+    id: 'createBackup',
+    path: '/biometria/admin/crear-respaldo',
+    scope: 'admin',
+    tag: 'Administración',
+    summary:
+      'Copia la base de la estación (muestras cifradas, tokens, auditoría) en su carpeta de respaldos mientras sigue atendiendo.',
+    request: admin.stationStatusRequestSchema,
+    response: admin.createBackupResponseSchema,
+  }),
   stationSettings: op({
     id: 'stationSettings',
     path: '/biometria/admin/ajustes-estacion',

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
 import type { BackupsStatus } from '../../common/api/admin-schemas.js';
 import { inspectDatabase } from '../../server/store/sqlite/backup.js';
@@ -21,6 +21,28 @@ describe('scheduled backups of a station', () => {
   it('are off unless configured, and say so', async () => {
     t = await startTestStation({ engines: { face: { enabled: false }, document: { enabled: false } } });
     expect(await backupsOf(t)).toEqual({ enabled: false, last: null, nextDue: null });
+  });
+
+  it('an administrator copies the database now through the API; no other scope can', async () => {
+    t = await startTestStation({ engines: { face: { enabled: false }, document: { enabled: false } } });
+    const made = expectEnvelope(await t.post(OPERATIONS.createBackup.path, {}), 200).data as {
+      file: string;
+      persons: number;
+      samples: number;
+    };
+    expect(made).toMatchObject({ persons: 0, samples: 0 });
+    expect(path.dirname(made.file)).toBe(path.join(t.dataDir, 'backups'));
+    expect(inspectDatabase(made.file, null)).toMatchObject({ persons: 0, tokens: 1 });
+    const enrolling = t.token(['enroll', 'verify', 'identify']);
+    expectEnvelope(await t.post(OPERATIONS.createBackup.path, {}, enrolling), 403);
+    // Audited as the same operation the command, the schedule and the desktop record, by its token.
+    await vi.waitFor(() =>
+      expect(t!.station.store.listAudit({ limit: 5 }).map((e) => [e.operation, e.tokenName, e.httpStatus])).toContainEqual([
+        'createBackup',
+        'admin-inicial',
+        200,
+      ]),
+    );
   });
 
   it('copy the database once started, and the status says where and when the next is due', async () => {

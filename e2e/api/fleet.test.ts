@@ -83,6 +83,12 @@ describe.skipIf(!postgresBinDir())('two stations, one PostgreSQL gallery', () =>
     expect(await call(a, 'getPerson', { idPersona: 'obama' })).toMatchObject({ status: 'INEXISTENT' });
   });
 
+  it('a fleet station does not copy its gallery itself: PostgreSQL backs it up, and the answer says so', async () => {
+    const refused = expectEnvelope(await a.post(OPERATIONS.createBackup.path, {}, tokens.get(a)), 501);
+    expect(refused.error.descripcion).toMatch(/PostgreSQL: se respalda con pg_dump/);
+    expect(await call(a, 'stationStatus', {})).toMatchObject({ backups: { enabled: false } });
+  });
+
   it('the same face enrolled on both stations at the same moment: one succeeds, the other is told it is a duplicate', async () => {
     const [ta, tb] = await Promise.all([faceTemplate('fr-kit_harington2.jpg'), faceTemplate('fr-kit_harington_test1.jpg')]);
     const results = await Promise.all([

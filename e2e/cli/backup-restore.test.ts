@@ -75,7 +75,7 @@ describe('enrolla backup and restore', () => {
       expect(await b.identify('fr-kit_harington_test1.jpg')).toBe('kit');
       // Rose was enrolled after the backup: not even her own enrollment photo finds her.
       expect(await b.identify('fr-rose_leslie1.jpg')).toBe('NOT_IDENTIFIED');
-      expect(b.station.store.listAudit({ limit: 10 }).map((e) => e.operation)).toContain('restaurar-respaldo');
+      expect(b.station.store.listAudit({ limit: 10 }).map((e) => e.operation)).toContain('restoreBackup');
     } finally {
       await b.station.close();
     }
@@ -91,7 +91,7 @@ describe('enrolla backup and restore', () => {
         .persons.map((p) => p.idPersona)
         .sort(),
     ).toEqual(['kit', 'rose']);
-    expect(store.listAudit({ limit: 20 }).map((e) => e.operation)).toContain('crear-respaldo');
+    expect(store.listAudit({ limit: 20 }).map((e) => e.operation)).toContain('createBackup');
     store.close();
   }, 240_000);
 });

@@ -242,6 +242,11 @@ describe('operator console screens, in Spanish', () => {
       await go('ajustes');
       await page.getByTestId('station-settings').getByText('No: solo esta computadora').waitFor();
       await page.getByTestId('backups').getByText('Desactivados').waitFor();
+      await page.getByRole('button', { name: 'Crear un respaldo ahora' }).click();
+      await page.getByTestId('backup-made').waitFor();
+      expect(await page.getByTestId('backup-made').textContent()).toMatch(
+        /Respaldo escrito en .*enrolla-.*\.db \(\d+ personas\)/,
+      );
       await page.getByLabel('Umbral de verificación 1:1 (0-100)').fill('60');
       await page.getByRole('button', { name: 'Guardar' }).click();
       await page.getByText('Guardado en este puesto.').waitFor();

@@ -155,6 +155,8 @@ const es = {
   'settings.backupLast': 'Último: {at}, {persons} personas',
   'settings.backupFailed': 'El último falló ({at}): {error}',
   'settings.backupNext': 'próximo: {at}',
+  'settings.backupNow': 'Crear un respaldo ahora',
+  'settings.backupMade': 'Respaldo escrito en {file} ({persons} personas). Guárdelo fuera de esta computadora.',
   'settings.howToChange':
     'La exposición en la red y los umbrales por defecto se cambian en la configuración de la estación (ENROLLA_HOST y demás, ver docs/configuration.md) y requieren reiniciarla.',
   'settings.defaults': 'Umbrales por defecto de la estación',
@@ -331,6 +333,8 @@ const en: Record<MessageKey, string> = {
   'settings.backupLast': 'Last: {at}, {persons} persons',
   'settings.backupFailed': 'The last one failed ({at}): {error}',
   'settings.backupNext': 'next: {at}',
+  'settings.backupNow': 'Make a backup now',
+  'settings.backupMade': 'Backup written to {file} ({persons} persons). Keep it off this computer.',
   'settings.howToChange':
     'Network exposure and default thresholds are changed in the station configuration (ENROLLA_HOST and others, see docs/configuration.md) and need a restart.',
   'settings.defaults': 'Station default thresholds',

@@ -33,7 +33,7 @@ export async function runBackup(options: { dataDir?: string; out?: string }): Pr
   // Who copied the biometric database, and when, stays in the station's own audit log.
   let audited = '';
   try {
-    appendCliAudit(path.join(dataDir, DATABASE_FILE), 'crear-respaldo');
+    appendCliAudit(path.join(dataDir, DATABASE_FILE), 'createBackup');
   } catch (error) {
     audited = `No se pudo anotar el respaldo en la auditoría de la estación: ${(error as Error).message}\n`;
   }

@@ -15,6 +15,8 @@ export interface StationInfo {
   port: () => number;
   persons: () => Promise<number>;
   backups: () => BackupsStatus;
+  /** A copy of the station's database now, into its backups folder. */
+  createBackup: () => Promise<{ file: string; persons: number; samples: number }>;
 }
 
 const LOOPBACK = /^(127\.|::1$|localhost$)/;
@@ -35,6 +37,7 @@ export function adminOperations(store: StationStore, tokens: TokenService, info:
       tls: info.tls,
       backups: info.backups(),
     }),
+    createBackup: async () => ({ status: 'SUCCESS', ...(await info.createBackup()) }),
     stationSettings: () => ({
       status: 'SUCCESS',
       network: {

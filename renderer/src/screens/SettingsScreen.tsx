@@ -41,6 +41,7 @@ export function SettingsScreen() {
   const { t, locale, prefs, setPrefs } = useConsole();
   const settings = useOperation('stationSettings');
   const status = useOperation('stationStatus');
+  const backupNow = useOperation('createBackup');
   const cameras = useCameras();
   const [verify, setVerify] = useState(asText(prefs.verifyThreshold));
   const [identify, setIdentify] = useState(asText(prefs.identifyThreshold));
@@ -120,6 +121,16 @@ export function SettingsScreen() {
           </dl>
         )}
         <p className="small">{t('settings.howToChange')}</p>
+        <button type="button" onClick={() => void backupNow.run({})} disabled={backupNow.busy}>
+          {t('settings.backupNow')}
+        </button>
+        {backupNow.busy && <Busy />}
+        <ErrorAlert error={backupNow.error} />
+        {backupNow.data && (
+          <p role="status" data-testid="backup-made">
+            {t('settings.backupMade', { file: backupNow.data.file, persons: backupNow.data.persons })}
+          </p>
+        )}
       </section>
       <form className="form panel" onSubmit={save} onChange={() => setSaved(false)}>
         <h3>{t('settings.local')}</h3>

@@ -95,7 +95,7 @@ describe('station database backups', () => {
     store = openSqliteStore(station, key);
     expect(new TokenService(store).authenticate(`Bearer ${leaked.token}`)).toEqual({ ok: false, failure: 'revoked' });
     expect(store.listAudit({ limit: 5 })[0]).toMatchObject({
-      operation: 'restaurar-respaldo',
+      operation: 'restoreBackup',
       tokenName: 'cli',
       outcome: 'SUCCESS',
     });

@@ -156,6 +156,14 @@ export async function backupDatabase(dataDir: string, out: string, key: Buffer |
   }
 }
 
+/** A disk that filled up during a copy is said as such (507 through the API), not as an internal error. */
+export function storageFullAsStoreError(error: unknown): never {
+  const code = (error as { code?: string }).code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC')
+    throw new StoreError('No hay espacio en disco para el respaldo: no quedó ninguna copia a medias.', 'storage_full');
+  throw error;
+}
+
 export interface RestoreResult extends DatabaseSummary {
   /** Where the database the backup replaced was moved (null when the station had none). */
   replaced: string | null;
@@ -186,7 +194,7 @@ export function restoreDatabase(dataDir: string, backup: string, key: Buffer | n
     copyFileSync(backup, partial);
     chmodSync(partial, 0o600);
     const revokedAgain = existsSync(target) ? carryRevocations(target, partial) : 0;
-    appendCliAudit(partial, 'restaurar-respaldo', now);
+    appendCliAudit(partial, 'restoreBackup', now);
     syncFile(partial);
     if (existsSync(target)) {
       replaced = path.join(dataDir, REPLACED_DIR, stampedName('enrolla', now));

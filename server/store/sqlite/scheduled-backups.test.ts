@@ -40,7 +40,7 @@ describe('scheduled backups', () => {
       'enrolla-auto-2026-12-01T08-00-00-000Z.db',
       'notas.txt',
     ]);
-    const audit = store.listAudit({ limit: 10 }).filter((e) => e.operation === 'crear-respaldo');
+    const audit = store.listAudit({ limit: 10 }).filter((e) => e.operation === 'createBackup');
     expect(audit).toHaveLength(4);
     expect(audit[0]).toMatchObject({ tokenName: 'programado', outcome: 'SUCCESS', httpStatus: 0 });
     store.close();
@@ -56,7 +56,7 @@ describe('scheduled backups', () => {
     expect(run).toMatchObject({ file: null, persons: null, error: expect.stringMatching(/EEXIST|ENOTDIR/) });
     expect(runs).toEqual([run]);
     expect(backups.status().last).toEqual(run);
-    expect(store.listAudit({ limit: 1 })[0]).toMatchObject({ operation: 'crear-respaldo', outcome: 'ERROR' });
+    expect(store.listAudit({ limit: 1 })[0]).toMatchObject({ operation: 'createBackup', outcome: 'ERROR' });
     store.close();
   });
 

@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { StationStore } from '../store.js';
-import { backupDatabase, localAuditEntry, stampedName, stampOf } from './backup.js';
+import { backupDatabase, localAuditEntry, stampedName, stampOf, storageFullAsStoreError } from './backup.js';
 
 export interface ScheduledBackupsOptions {
   dataDir: string;
@@ -73,14 +73,14 @@ export class ScheduledBackups {
       const file = path.join(this.o.dir, stampedName(PREFIX, now));
       let run: BackupRun;
       try {
-        const summary = await backupDatabase(this.o.dataDir, file, this.o.key);
+        const summary = await backupDatabase(this.o.dataDir, file, this.o.key).catch(storageFullAsStoreError);
         for (const old of this.copies().slice(0, -this.o.keep)) rmSync(path.join(this.o.dir, old), { force: true });
         run = { at: now.toISOString(), file, persons: summary.persons, error: null };
       } catch (error) {
         run = { at: now.toISOString(), file: null, persons: null, error: (error as Error).message };
       }
       try {
-        this.store.appendAudit(localAuditEntry('crear-respaldo', 'programado', run.error ? 'ERROR' : 'SUCCESS', now));
+        this.store.appendAudit(localAuditEntry('createBackup', 'programado', run.error ? 'ERROR' : 'SUCCESS', now));
       } catch (error) {
         // A full or read-only disk: the run's own report (the log, the status) still says what happened.
         run.error ??= `no se pudo anotar en la auditoría: ${(error as Error).message}`;
