@@ -1,6 +1,6 @@
 import { writeKeyFile } from '../server/crypto/data-key.js';
 import type { RunningStation } from '../server/station.js';
-import { backupDatabase, localAuditEntry, stampedName } from '../server/store/sqlite/backup.js';
+import { backupDatabaseOffThread, localAuditEntry, stampedName } from '../server/store/sqlite/backup.js';
 import type { ShellDialog, ShellMenuItem } from './electron-surface.js';
 
 export interface BackupMenuDeps {
@@ -38,7 +38,8 @@ export async function createBackup({ dialog, station, dataDir, key, now = () => 
   });
   if (canceled || !filePath) return;
   try {
-    const s = await backupDatabase(dataDir, filePath, key);
+    // Off the main process's thread: the window stays responsive while a large gallery is copied.
+    const s = await backupDatabaseOffThread(dataDir, filePath, key);
     audit(station, 'createBackup', now());
     await dialog.showMessageBox({
       type: 'info',

@@ -33,7 +33,7 @@ import { type StationStore, UNREADABLE_SAMPLE_LOG } from './store/store.js';
 import { dataKeyFromEnv, loadOrCreateDataKey, PREVIOUS_DATA_KEY_ENV } from './crypto/data-key.js';
 import { recoverPendingRotation } from './crypto/rotate-key.js';
 import { ApiError } from './http/api-error.js';
-import { backupDatabase, stampedName, storageFullAsStoreError } from './store/sqlite/backup.js';
+import { backupDatabaseOffThread, stampedName } from './store/sqlite/backup.js';
 import { ScheduledBackups } from './store/sqlite/scheduled-backups.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { loadOrCreateTls } from './tls/certificate.js';
@@ -213,7 +213,7 @@ export async function startStation(config: StationConfig, options: StationOption
               'La galería es compartida en PostgreSQL: se respalda con pg_dump (docs/fleet-gallery.md).',
             );
           const file = path.join(backupsDir, stampedName('enrolla', new Date()));
-          const { persons, samples } = await backupDatabase(config.dataDir, file, dataKey).catch(storageFullAsStoreError);
+          const { persons, samples } = await backupDatabaseOffThread(config.dataDir, file, dataKey);
           return { file, persons, samples };
         },
       }),

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TokenService } from '../../auth/tokens.js';
-import { backupDatabase, inspectDatabase, REPLACED_DIR, restoreDatabase } from './backup.js';
+import { backupDatabase, backupDatabaseOffThread, inspectDatabase, REPLACED_DIR, restoreDatabase } from './backup.js';
 import { DATABASE_FILE, openSqliteStore } from './sqlite-store.js';
 import { assertDatabaseNotInUse } from './station-lock.js';
 
@@ -65,6 +65,18 @@ describe('station database backups', () => {
     db.close();
     await expect(backupDatabase(station, out, key)).rejects.toThrow(/ya existe/);
     await expect(backupDatabase(dir(), path.join(dir(), 'x.db'), key)).rejects.toThrow(/No hay base de datos/);
+  });
+
+  it('copies on a thread of its own inside a station, with the same answer and the same refusals', async () => {
+    const station = dir();
+    const store = openSqliteStore(station, key);
+    enroll(store, 'ana', 'beto');
+    const out = path.join(dir(), 'off-thread.db');
+    expect(await backupDatabaseOffThread(station, out, key)).toEqual(inspectDatabase(out, key));
+    expect(inspectDatabase(out, key)).toMatchObject({ persons: 2, key: 'opens' });
+    // A refusal keeps its kind across the thread (a conflict is not an internal error).
+    await expect(backupDatabaseOffThread(station, out, key)).rejects.toMatchObject({ name: 'StoreError', kind: 'conflict' });
+    store.close();
   });
 
   it('restores only onto a stopped station, and keeps the database it replaces', async () => {

@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { StationStore } from '../store.js';
-import { backupDatabase, localAuditEntry, stampedName, stampOf, storageFullAsStoreError } from './backup.js';
+import { backupDatabaseOffThread, localAuditEntry, stampedName, stampOf } from './backup.js';
 
 export interface ScheduledBackupsOptions {
   dataDir: string;
@@ -73,7 +73,7 @@ export class ScheduledBackups {
       const file = path.join(this.o.dir, stampedName(PREFIX, now));
       let run: BackupRun;
       try {
-        const summary = await backupDatabase(this.o.dataDir, file, this.o.key).catch(storageFullAsStoreError);
+        const summary = await backupDatabaseOffThread(this.o.dataDir, file, this.o.key);
         for (const old of this.copies().slice(0, -this.o.keep)) rmSync(path.join(this.o.dir, old), { force: true });
         run = { at: now.toISOString(), file, persons: summary.persons, error: null };
       } catch (error) {

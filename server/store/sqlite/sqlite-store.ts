@@ -75,23 +75,39 @@ function isReadOnlyDir(dataDir: string): boolean {
 
 /** A value sealed at creation tells, at every start, whether this is the key that sealed the data. */
 function checkKey(db: Database.Database, key: Buffer): void {
-  const row = db.prepare<[string], { value: Buffer }>('SELECT value FROM station_meta WHERE name = ?').get(KEY_CHECK);
-  if (!row) {
+  const opens = keyOpens(db, key);
+  if (opens === null) {
     db.prepare('INSERT INTO station_meta (name, value) VALUES (?, ?)').run(
       KEY_CHECK,
       seal(key, Buffer.from('enrolla'), KEY_CHECK),
     );
     return;
   }
-  try {
-    open(key, row.value, KEY_CHECK);
-  } catch {
+  if (!opens)
     throw new StoreError(
       'La clave de datos no es la que cifró esta base: sin la clave original las muestras biométricas no se pueden leer (docs/security.md).',
       'unavailable',
     );
+}
+
+/** Whether `key` opens the value sealed at the database's creation; null while it has none (or, before schema 2, no table for it). */
+export function keyOpens(db: Database.Database, key: Buffer): boolean | null {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'station_meta'").get();
+  const row = table
+    ? db.prepare<[string], { value: Buffer }>('SELECT value FROM station_meta WHERE name = ?').get(KEY_CHECK)
+    : undefined;
+  if (!row) return null;
+  try {
+    open(key, row.value, KEY_CHECK);
+    return true;
+  } catch {
+    return false;
   }
 }
+
+/** The audit log's one insert: a request's entry, or an operator's on the station's machine (backup.ts). */
+export const INSERT_AUDIT =
+  'INSERT INTO audit_log (at, tx_id, operation, token_name, id_persona, outcome, http_status) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
 /** Samples written in clear (before sealing): read through the partial index face_samples_unsealed. */
 export const UNSEALED_SAMPLES = 'SELECT id, id_persona, embedding, thumbnail FROM face_samples WHERE sealed = 0';
@@ -232,9 +248,7 @@ class SqliteStore implements StationStore {
       listTokens: db.prepare<[], TokenRow>('SELECT * FROM api_tokens ORDER BY created_at, id'),
       revokeToken: db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       touchToken: db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?'),
-      insertAudit: db.prepare(
-        'INSERT INTO audit_log (at, tx_id, operation, token_name, id_persona, outcome, http_status) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
+      insertAudit: db.prepare(INSERT_AUDIT),
       listAudit: db.prepare<[number], AuditRow>('SELECT * FROM audit_log ORDER BY seq DESC LIMIT ?'),
       listAuditBefore: db.prepare<[number, number], AuditRow>('SELECT * FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?'),
     };
