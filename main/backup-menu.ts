@@ -9,8 +9,10 @@ export interface BackupMenuDeps {
   dataDir: string;
   /** The station's data key, which only this process can unseal (safeStorage). */
   key: Buffer;
-  /** A fleet's gallery is PostgreSQL's to back up: then the menu only exports the key. */
+  /** A fleet's gallery is PostgreSQL's to back up and restore: then the menu only exports the key. */
   fleet?: boolean;
+  /** The desktop's restore (restore-menu.ts), which stops and starts the station. */
+  restore?: () => void;
   now?: () => Date;
 }
 
@@ -25,6 +27,9 @@ export function backupMenu(deps: BackupMenuDeps): ShellMenuItem {
     submenu: [
       ...(deps.fleet ? [] : [{ label: 'Crear respaldo de la base…', click: () => void createBackup(deps) }]),
       { label: 'Exportar la clave de datos…', click: () => void exportDataKey(deps) },
+      ...(deps.fleet || !deps.restore
+        ? []
+        : [{ type: 'separator' as const }, { label: 'Restaurar un respaldo…', click: deps.restore }]),
     ],
   };
 }

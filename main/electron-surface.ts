@@ -117,8 +117,14 @@ export interface ShellDialog {
     buttonLabel?: string;
     filters?: { name: string; extensions: string[] }[];
   }): Promise<{ canceled: boolean; filePath: string }>;
+  showOpenDialog(options: {
+    title: string;
+    buttonLabel?: string;
+    filters?: { name: string; extensions: string[] }[];
+    properties: 'openFile'[];
+  }): Promise<{ canceled: boolean; filePaths: string[] }>;
   showMessageBox(options: {
-    type: 'info' | 'warning';
+    type: 'info' | 'warning' | 'error';
     title: string;
     message: string;
     detail?: string;

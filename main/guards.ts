@@ -44,15 +44,19 @@ export function guardWebContents(contents: ShellWebContents, stationUrl: () => s
  * The session's gates: the camera (video only) for the console's origin through both the
  * request and the check handlers; every request to anything but the station cancelled.
  */
-export function guardSession(session: ShellSession, stationUrl: string): void {
+export function guardSession(session: ShellSession, stationUrl: () => string | null): void {
+  // While the station restarts (a restore) there is none: nothing is allowed.
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
-    callback(allowPermission(permission, contents.getURL(), stationUrl, details as { mediaTypes?: string[] }));
+    const url = stationUrl();
+    callback(url !== null && allowPermission(permission, contents.getURL(), url, details as { mediaTypes?: string[] }));
   });
-  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
-    allowPermission(permission, requestingOrigin, stationUrl),
-  );
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => {
+    const url = stationUrl();
+    return url !== null && allowPermission(permission, requestingOrigin, url);
+  });
   session.webRequest.onBeforeRequest((details, callback) => {
-    callback({ cancel: !allowRequest(details.url, stationUrl) });
+    const url = stationUrl();
+    callback({ cancel: url === null || !allowRequest(details.url, url) });
   });
 }
 

@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { DATA_KEY_BYTES, keyFile, loadOrCreateDataKey } from '../server/crypto/data-key.js';
+import { keyOpensFile } from '../server/store/sqlite/backup.js';
+import { DATABASE_FILE } from '../server/store/sqlite/sqlite-store.js';
 import { SecretStoreError, type SealedSecrets } from './secret-store.js';
 
 export const DATA_KEY_SECRET = 'data-key';
+/** A restore's backup key, sealed while the database is swapped: taken at the next start if the swap finished. */
+export const RESTORING_KEY_SECRET = 'data-key-restoring';
+/** A key the station used before a restore brought another, kept sealed beside the database it replaced. */
+const REPLACED_KEY_PREFIX = 'data-key-replaced-';
 
 export interface HostDataKey {
   key: Buffer;
@@ -21,6 +28,7 @@ export interface HostDataKey {
  * create a new one. ENROLLA_DATA_KEY is not consulted: the desktop keeps its key itself.
  */
 export function loadOrCreateHostDataKey(secrets: SealedSecrets, stationDataDir: string): HostDataKey {
+  finishInterruptedRestore(secrets, stationDataDir);
   const legacy = keyFile(stationDataDir);
   const sealed = secrets.read(DATA_KEY_SECRET);
   if (sealed !== null) {
@@ -37,6 +45,55 @@ export function loadOrCreateHostDataKey(secrets: SealedSecrets, stationDataDir: 
   const key = randomBytes(DATA_KEY_BYTES);
   seal(secrets, key);
   return { key, source: 'created', finish: () => undefined };
+}
+
+/**
+ * The keys a restore may need besides the station's own: those kept when a restore replaced a
+ * database sealed with another key (so the replaced database can be restored back).
+ */
+export function replacedKeys(secrets: SealedSecrets): Buffer[] {
+  return secrets
+    .names()
+    .filter((n) => n.startsWith(REPLACED_KEY_PREFIX))
+    .map((n) => decodeKey(secrets.read(n)!, secrets.file(n)));
+}
+
+/**
+ * Makes `next` the station's key around `swap` (a restore of a database sealed with it), keeping
+ * `current` sealed as a replaced key first. A crash between the swap and the key's sealing is
+ * finished at the next start (`RESTORING_KEY_SECRET`); a failed swap leaves the keys as they were.
+ */
+export async function swapHostDataKey<T>(
+  secrets: SealedSecrets,
+  current: Buffer,
+  next: Buffer,
+  replacedName: string,
+  swap: () => Promise<T>,
+): Promise<T> {
+  if (next.equals(current)) return swap();
+  const kept = `${REPLACED_KEY_PREFIX}${replacedName}`;
+  secrets.write(kept, current.toString('base64'));
+  secrets.write(RESTORING_KEY_SECRET, next.toString('base64'));
+  let result: T;
+  try {
+    result = await swap();
+  } catch (error) {
+    secrets.remove(RESTORING_KEY_SECRET);
+    secrets.remove(kept);
+    throw error;
+  }
+  seal(secrets, next);
+  secrets.remove(RESTORING_KEY_SECRET);
+  return result;
+}
+
+/** A restore's key left sealed by a crash: the station's key if the restored database opens with it. */
+function finishInterruptedRestore(secrets: SealedSecrets, stationDataDir: string): void {
+  const sealed = secrets.read(RESTORING_KEY_SECRET);
+  if (sealed === null) return;
+  const key = decodeKey(sealed, secrets.file(RESTORING_KEY_SECRET));
+  if (keyOpensFile(path.join(stationDataDir, DATABASE_FILE), key) === true) seal(secrets, key);
+  secrets.remove(RESTORING_KEY_SECRET);
 }
 
 /** Seals and reads back: a keyring that does not return what it was given is caught now. */

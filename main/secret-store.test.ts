@@ -1,10 +1,18 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyFile, loadOrCreateDataKey } from '../server/crypto/data-key.js';
 import { FakeSafeStorage } from '../test/fakes/electron.js';
-import { DATA_KEY_SECRET, loadOrCreateHostDataKey } from './host-data-key.js';
+import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
+import {
+  DATA_KEY_SECRET,
+  loadOrCreateHostDataKey,
+  replacedKeys,
+  RESTORING_KEY_SECRET,
+  swapHostDataKey,
+} from './host-data-key.js';
 import { ALLOW_PLAINTEXT_ENV, assertProtectedStorage, SealedSecrets, SecretStoreError } from './secret-store.js';
 
 const dirs: string[] = [];
@@ -110,6 +118,43 @@ describe('the desktop data key', () => {
     const secrets = new SealedSecrets(path.join(dataDir, 'keys'), new FakeSafeStorage());
     expect(() => loadOrCreateHostDataKey(secrets, dataDir)).toThrow(/chmod 600/);
     expect(secrets.has(DATA_KEY_SECRET)).toBe(false);
+  });
+
+  it('takes a restore’s key, keeping the replaced one; a failed restore leaves the keys as they were', async () => {
+    const dataDir = tempDir();
+    const secrets = new SealedSecrets(path.join(dataDir, 'keys'), new FakeSafeStorage());
+    const current = loadOrCreateHostDataKey(secrets, dataDir).key;
+    const backupKey = randomBytes(32);
+    await expect(
+      swapHostDataKey(secrets, current, backupKey, 'enrolla-1', () => Promise.reject(new Error('no es SQLite'))),
+    ).rejects.toThrow(/no es SQLite/);
+    expect(secrets.names()).toEqual([DATA_KEY_SECRET]);
+    expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(current)).toBe(true);
+
+    expect(await swapHostDataKey(secrets, current, backupKey, 'enrolla-2', () => Promise.resolve('restaurado'))).toBe(
+      'restaurado',
+    );
+    expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(backupKey)).toBe(true);
+    expect(replacedKeys(secrets).map((k) => k.equals(current))).toEqual([true]);
+    expect(secrets.has(RESTORING_KEY_SECRET)).toBe(false);
+  });
+
+  it('finishes a restore a crash interrupted: the restoring key is taken only if the database opens with it', () => {
+    const dataDir = tempDir();
+    const secrets = new SealedSecrets(path.join(dataDir, 'keys'), new FakeSafeStorage());
+    const current = loadOrCreateHostDataKey(secrets, dataDir).key;
+    const backupKey = randomBytes(32);
+    // The crash came before the database was swapped: the station's database is still the current key's.
+    openSqliteStore(dataDir, current).close();
+    secrets.write(RESTORING_KEY_SECRET, backupKey.toString('base64'));
+    expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(current)).toBe(true);
+    expect(secrets.has(RESTORING_KEY_SECRET)).toBe(false);
+    // After the swap, before the key was sealed: the restored database is the backup key's.
+    rmSync(path.join(dataDir, 'enrolla.db'));
+    openSqliteStore(dataDir, backupKey).close();
+    secrets.write(RESTORING_KEY_SECRET, backupKey.toString('base64'));
+    expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(backupKey)).toBe(true);
+    expect(secrets.has(RESTORING_KEY_SECRET)).toBe(false);
   });
 
   it('rejects a sealed blob that is not a 32-byte key', () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SafeStorageLike } from './electron-surface.js';
 
@@ -72,6 +72,14 @@ export class SealedSecrets {
     const tmp = `${file}.tmp-${process.pid}`;
     writeFileSync(tmp, this.safeStorage.encryptString(value), { mode: 0o600 });
     renameSync(tmp, file);
+  }
+
+  /** The names of the secrets sealed here. */
+  names(): string[] {
+    if (!existsSync(this.dir)) return [];
+    return readdirSync(this.dir)
+      .filter((f) => f.endsWith('.sealed'))
+      .map((f) => f.slice(0, -'.sealed'.length));
   }
 
   remove(name: string): void {

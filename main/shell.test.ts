@@ -1,7 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { X509Certificate } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeClient } from '../e2e/helpers/https-client.js';
 import { keyFile } from '../server/crypto/data-key.js';
@@ -321,6 +331,156 @@ describe('desktop shell (Electron faked, real station)', () => {
     expect(readdirSync(out)).toEqual(['estacion.db']);
   });
 
+  it('its Respaldo menu restores a backup: the station comes back with the backup’s gallery, the replaced database kept', async () => {
+    const electron = fakeElectron({ userData: userDataDir() });
+    const shell = await start(electron);
+    const before = shell.station;
+    const out = usbStick();
+    enroll(before, 'ana');
+    const backup = path.join(out, 'estacion.db');
+    electron.saveAnswers.push(backup);
+    menuItem(electron, /Crear respaldo/)();
+    await shown(electron, 'Respaldo creado');
+    enroll(before, 'beto');
+
+    // Refused before anything stops: not a backup; Cancel at the confirmation.
+    const text = path.join(out, 'notas.db');
+    writeFileSync(text, 'no es una base');
+    electron.openAnswers.push(text);
+    menuItem(electron, /Restaurar/)();
+    await vi.waitFor(() => expect(electron.errors.map((e) => e.title)).toEqual(['No se pudo restaurar el respaldo']));
+    expect(electron.errors[0]!.content).toMatch(/no es SQLite/);
+    electron.openAnswers.push(backup);
+    electron.messageAnswers.push(1);
+    menuItem(electron, /Restaurar/)();
+    await shown(electron, 'Restaurar un respaldo');
+    expect(shell.station).toBe(before);
+    expect(personsOf(shell)).toEqual(['ana', 'beto']);
+
+    electron.openAnswers.push(backup);
+    electron.messageAnswers.push(0);
+    menuItem(electron, /Restaurar/)();
+    await shown(electron, 'Respaldo restaurado');
+    const confirmation = electron.messages.filter((m) => m.title === 'Restaurar un respaldo').at(-1)!;
+    expect(confirmation).toMatchObject({ type: 'warning' });
+    expect(confirmation.message).toMatch(/Tiene 1 personas .* tiene ahora 2 personas/);
+    const after = shell.station;
+    expect(after).not.toBe(before);
+    expect(personsOf(shell)).toEqual(['ana']);
+    // The window and its bridge follow the station that runs now.
+    expect(electron.windows).toHaveLength(1);
+    expect(electron.windows[0]!.loaded).toEqual([`${before.url}/`, `${after.url}/`]);
+    const bridge = electron.askBridge(BRIDGE_CHANNEL, {
+      sender: electron.windows[0]!.webContents,
+      url: `${after.url}/`,
+    }) as ConsoleBridge;
+    expect(bridge.baseUrl).toBe(after.url);
+    const send = makeClient(after.url, readFileSync(path.join(dataDirOf(electron), 'tls', 'station-cert.pem'), 'utf8'));
+    const listed = await send('/biometria/listar-personas', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${bridge.token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(listed.json<{ data: { persons: { idPersona: string }[] } }>().data.persons.map((p) => p.idPersona)).toEqual(['ana']);
+    // The database it replaced is kept, with the person enrolled after the backup.
+    const replacedDir = path.join(dataDirOf(electron), 'replaced');
+    const [replaced] = readdirSync(replacedDir).filter((f) => f.endsWith('.db'));
+    expect(inspectDatabase(path.join(replacedDir, replaced!), null).persons).toBe(2);
+    expect(
+      after.store
+        .listAudit({ limit: 5 })
+        .filter((e) => e.tokenName === 'escritorio')
+        .map((e) => e.operation),
+    ).toContain('restoreBackup');
+  });
+
+  it('restores another computer’s backup with its exported key, and can restore the replaced database back', async () => {
+    const out = usbStick();
+    const first = fakeElectron({
+      userData: userDataDir(),
+      safeStorage: new FakeSafeStorage('gnome_libsecret', true, 'llavero-uno'),
+    });
+    const old = await start(first);
+    enroll(old.station, 'ana');
+    const backup = path.join(out, 'estacion.db');
+    const exported = path.join(out, 'data.key');
+    first.saveAnswers.push(backup);
+    menuItem(first, /Crear respaldo/)();
+    await shown(first, 'Respaldo creado');
+    first.messageAnswers.push(0);
+    first.saveAnswers.push(exported);
+    menuItem(first, /Exportar la clave/)();
+    await shown(first, 'Clave exportada');
+    // As a USB stick's FAT shows it: no owner-only mode.
+    chmodSync(exported, 0o755);
+    await old.station.close();
+
+    const userData = userDataDir();
+    const keyring = new FakeSafeStorage('gnome_libsecret', true, 'llavero-dos');
+    const second = fakeElectron({ userData, safeStorage: keyring });
+    const shell = await start(second);
+    enroll(shell.station, 'zoe');
+    second.openAnswers.push(backup, exported);
+    second.messageAnswers.push(0, 0); // choose the key, then restore
+    menuItem(second, /Restaurar/)();
+    await shown(second, 'Respaldo restaurado');
+    expect(second.messages.map((m) => m.title)).toContain('El respaldo es de otra clave de datos');
+    expect(personsOf(shell)).toEqual(['ana']);
+    // The key is now this computer's, sealed: the next start opens the restored gallery.
+    await shell.station.close();
+    const restarted = fakeElectron({ userData, safeStorage: keyring });
+    const next = await start(restarted);
+    expect(personsOf(next)).toEqual(['ana']);
+
+    // The replaced database went aside with its key kept: restored back without asking for a key.
+    const replacedDir = path.join(dataDirOf(restarted), 'replaced');
+    const [replaced] = readdirSync(replacedDir).filter((f) => f.endsWith('.db'));
+    restarted.openAnswers.push(path.join(replacedDir, replaced!));
+    restarted.messageAnswers.push(0);
+    menuItem(restarted, /Restaurar/)();
+    await shown(restarted, 'Respaldo restaurado');
+    expect(restarted.messages.map((m) => m.title)).not.toContain('El respaldo es de otra clave de datos');
+    expect(personsOf(next)).toEqual(['zoe']);
+  });
+
+  it('a station whose database no longer opens offers a restore at start, and starts on the backup', async () => {
+    const userData = userDataDir();
+    const electron = fakeElectron({ userData });
+    const shell = await start(electron);
+    enroll(shell.station, 'ana');
+    const backup = path.join(usbStick(), 'estacion.db');
+    electron.saveAnswers.push(backup);
+    menuItem(electron, /Crear respaldo/)();
+    await shown(electron, 'Respaldo creado');
+    await shell.station.close();
+    const database = path.join(dataDirOf(electron), 'enrolla.db');
+    const garbage = randomBytes(8192);
+    writeFileSync(database, garbage);
+
+    // Quit at the offer: the error said once, nothing touched.
+    const quit = fakeElectron({ userData });
+    quit.messageAnswers.push(0);
+    expect(await runShell(quit, environment())).toBeNull();
+    expect(quit.app.exitCode).toBe(1);
+    expect(quit.messages).toEqual([expect.objectContaining({ type: 'error', title: 'Enrolla no pudo iniciar' })]);
+    expect(quit.errors).toEqual([]);
+    expect(readFileSync(database).equals(garbage)).toBe(true);
+
+    const restoring = fakeElectron({ userData });
+    restoring.messageAnswers.push(1, 0); // restore, then confirm
+    restoring.openAnswers.push(backup);
+    const next = await start(restoring);
+    expect(restoring.messages.map((m) => m.title)).toEqual([
+      'Enrolla no pudo iniciar',
+      'Restaurar un respaldo',
+      'Respaldo restaurado',
+    ]);
+    expect(personsOf(next)).toEqual(['ana']);
+    const replacedDir = path.join(dataDirOf(restoring), 'replaced');
+    const [replaced] = readdirSync(replacedDir);
+    expect(readFileSync(path.join(replacedDir, replaced!)).equals(garbage)).toBe(true);
+  });
+
   it('a quit from the menu or the system waits for the station to stop, then quits', async () => {
     const electron = fakeElectron({ userData: userDataDir() });
     const shell = await runShell(electron, environment());
@@ -344,6 +504,30 @@ describe('desktop shell (Electron faked, real station)', () => {
     expect(electron.app.quitCalls).toBe(1);
   });
 });
+
+function usbStick(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-usb-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function menuItem(electron: FakeElectron, label: RegExp): () => void {
+  const respaldo = electron.menu!.find((m) => m.label === 'Respaldo')!;
+  return respaldo.submenu!.find((i) => label.test(i.label ?? ''))!.click!;
+}
+
+const shown = (electron: FakeElectron, title: string) =>
+  vi.waitFor(() => expect(electron.messages.map((m) => m.title)).toContain(title), { timeout: 15_000 });
+
+function enroll(station: RunningShell['station'], idPersona: string): void {
+  const embedding = Float32Array.from({ length: 8 }, (_, i) => Math.sin(idPersona.length + i));
+  station.store.enrollPerson(idPersona, [{ modelId: 'test-model@1', embedding, quality: 60, thumbnail: null }], {
+    replace: false,
+  });
+}
+
+const personsOf = (shell: RunningShell) =>
+  shell.station.store.listPersons({ limit: 10, offset: 0 }).persons.map((p) => p.idPersona);
 
 function dataDirOf(electron: FakeElectron): string {
   return path.join(electron.app.getPath('userData'), 'station');

@@ -1,8 +1,6 @@
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { loadDataKey } from '../crypto/data-key.js';
-import { SEARCH_INDEX_DIR } from '../search/open-search-index.js';
 import { appendCliAudit, backupDatabase, restoreDatabase, stampedName, type DatabaseSummary } from '../store/sqlite/backup.js';
 import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
 
@@ -47,8 +45,6 @@ export async function runBackup(options: { dataDir?: string; out?: string }): Pr
 export function runRestore(file: string, options: { dataDir?: string }): void {
   const { dataDir, key } = sqliteStation(options);
   const result = restoreDatabase(dataDir, path.resolve(file), key);
-  // The index snapshots describe the gallery that was replaced: the next start rebuilds from the restored one.
-  rmSync(path.join(dataDir, SEARCH_INDEX_DIR), { recursive: true, force: true });
   process.stdout.write(
     `Respaldo restaurado en ${dataDir} (${held(result)}). ${keyNote[result.key]}\n` +
       (result.replaced ? `La base que había quedó en ${result.replaced}.\n` : '') +

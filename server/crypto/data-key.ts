@@ -35,9 +35,17 @@ export function loadDataKey(dataDir: string, env: NodeJS.ProcessEnv = process.en
   const fromEnv = dataKeyFromEnv(DATA_KEY_ENV, env);
   if (fromEnv) return fromEnv;
   const file = keyFile(dataDir);
-  if (!existsSync(file)) return null;
+  return existsSync(file) ? readKeyFile(file) : null;
+}
+
+/**
+ * A key file as `writeKeyFile` writes it (an exported key too): base64 of 32 bytes, owner-only.
+ * `ownerOnly: false` for a key read once from removable media, whose file system (FAT) has no modes.
+ */
+export function readKeyFile(file: string, { ownerOnly = true }: { ownerOnly?: boolean } = {}): Buffer {
   const mode = statSync(file).mode & 0o777;
-  if (mode & 0o077) throw new DataKeyError(`${file} es legible por otros usuarios (modo ${mode.toString(8)}); use chmod 600`);
+  if (ownerOnly && mode & 0o077)
+    throw new DataKeyError(`${file} es legible por otros usuarios (modo ${mode.toString(8)}); use chmod 600`);
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   if (key.length !== DATA_KEY_BYTES) throw new DataKeyError(`${file} no contiene una clave de 32 bytes en base64`);
   return key;

@@ -6,8 +6,9 @@ import { IndexIntegrityError, QuantizedEmbeddingIndex, type QuantizedIndexOption
 import { indexFacade } from './index-facade.js';
 import { kernelLogFields } from './native-kernels.js';
 import type { SearchIndex } from './search-index.js';
+import { SEARCH_INDEX_DIR } from './search-index-dir.js';
 
-export const SEARCH_INDEX_DIR = 'search-index';
+export { SEARCH_INDEX_DIR };
 /** Persons changed since the snapshot above which the catch-up is read on the store's threads (starting them costs tens of milliseconds). */
 const STREAM_CHANGES_FROM = 2048;
 

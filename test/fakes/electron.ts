@@ -99,8 +99,9 @@ export interface FakeElectron extends ShellElectron {
   errors: { title: string; content: string }[];
   /** The application menu set, as its template. */
   menu: ShellMenuItem[] | null;
-  /** What the next save dialogs answer (a path, or null for Cancel), in order; and the next message boxes' buttons. */
+  /** What the next save and open dialogs answer (a path, or null for Cancel), in order; and the next message boxes' buttons. */
   saveAnswers: (string | null)[];
+  openAnswers: (string | null)[];
   messageAnswers: number[];
   /** Every message box shown. */
   messages: { type: string; title: string; message: string }[];
@@ -186,6 +187,10 @@ export function fakeElectron(options: { userData: string; lock?: boolean; safeSt
         const answer = fake.saveAnswers.shift() ?? null;
         return { canceled: answer === null, filePath: answer ?? '' };
       },
+      showOpenDialog: async () => {
+        const answer = fake.openAnswers.shift() ?? null;
+        return { canceled: answer === null, filePaths: answer === null ? [] : [answer] };
+      },
       showMessageBox: async (box) => {
         fake.messages.push({ type: box.type, title: box.title, message: box.message });
         return { response: fake.messageAnswers.shift() ?? 0 };
@@ -194,6 +199,7 @@ export function fakeElectron(options: { userData: string; lock?: boolean; safeSt
     errors,
     menu: null,
     saveAnswers: [],
+    openAnswers: [],
     messageAnswers: [],
     messages: [],
     Menu: {

@@ -4,6 +4,7 @@ import {
   closeSync,
   copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TokenService } from '../../auth/tokens.js';
+import { SEARCH_INDEX_DIR } from '../../search/search-index-dir.js';
 import { backupDatabase, backupDatabaseOffThread, inspectDatabase, REPLACED_DIR, restoreDatabase } from './backup.js';
 import { DATABASE_FILE, openSqliteStore } from './sqlite-store.js';
 import { assertDatabaseNotInUse } from './station-lock.js';
@@ -94,9 +96,13 @@ describe('station database backups', () => {
     expect(() => assertDatabaseNotInUse(path.join(station, DATABASE_FILE), 'rotar la clave')).toThrow(/en marcha/);
     store.close();
     expect(persons(station)).toEqual(['ana', 'beto', 'carla']);
+    // The 1:N index's snapshot of the gallery being replaced.
+    mkdirSync(path.join(station, SEARCH_INDEX_DIR));
+    writeFileSync(path.join(station, SEARCH_INDEX_DIR, 'modelo.snapshot'), 'ana beto carla');
 
-    const result = restoreDatabase(station, backup, key, new Date('2026-11-28T12:00:00Z'));
+    const result = restoreDatabase(station, backup, key, { now: new Date('2026-11-28T12:00:00Z') });
     expect(result).toMatchObject({ persons: 2, key: 'opens', revokedAgain: 1 });
+    expect(existsSync(path.join(station, SEARCH_INDEX_DIR))).toBe(false);
     expect(persons(station)).toEqual(['ana', 'beto']);
     expect(result.replaced).toBe(path.join(station, REPLACED_DIR, 'enrolla-2026-11-28T12-00-00-000Z.db'));
     expect(statSync(result.replaced!).mode & 0o777).toBe(0o600);

@@ -15,6 +15,7 @@ import {
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../../engines/worker-pool.js';
+import { SEARCH_INDEX_DIR } from '../../search/search-index-dir.js';
 import type { AuditEntry } from '../../../common/api/admin-schemas.js';
 import { StoreError } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -110,6 +111,24 @@ function summarize(file: string, key: Buffer | null): DatabaseSummary {
 }
 
 /**
+ * Whether `key` opens the station database `file`: one row read, no integrity check. Null when
+ * there is no such SQLite file or nothing in it was sealed.
+ */
+export function keyOpensFile(file: string, key: Buffer): boolean | null {
+  if (!existsSync(file) || !hasSqliteHeader(file)) return null;
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return keyOpens(db, key);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Copies the station's database to `out` with SQLite's online backup, so the station may keep
  * serving meanwhile: the copy is of one consistent moment, never of a half-written page. Written
  * beside `out` and renamed once checked, owner-only; an existing `out` is never overwritten. The
@@ -161,8 +180,27 @@ export function storageFullAsStoreError(error: unknown): never {
  * second (by hand), and a million would for tens. A disk that fills is said as `storage_full`.
  */
 export function backupDatabaseOffThread(dataDir: string, out: string, key: Buffer | null): Promise<DatabaseSummary> {
+  return offThread({ job: 'backup', dataDir, out, key });
+}
+
+/** `inspectDatabase` on a thread of its own: its integrity check reads the whole file. */
+export function inspectDatabaseOffThread(file: string, key: Buffer | null): Promise<DatabaseSummary> {
+  return offThread({ job: 'inspect', file, key });
+}
+
+/** `restoreDatabase` on a thread of its own, for the desktop, whose window must not freeze meanwhile. */
+export function restoreDatabaseOffThread(
+  dataDir: string,
+  backup: string,
+  key: Buffer | null,
+  by: string,
+  now = new Date(),
+): Promise<RestoreResult> {
+  return offThread({ job: 'restore', dataDir, backup, key, by, at: now.toISOString() }) as Promise<RestoreResult>;
+}
+
+function offThread(workerData: BackupWorkerData): Promise<DatabaseSummary> {
   return new Promise((resolve, reject) => {
-    const workerData: BackupWorkerData = { dataDir, out, key };
     const worker = new Worker(workerScript(import.meta.url, 'backup-worker'), { workerData });
     worker.once('message', (reply: BackupWorkerReply) =>
       'summary' in reply
@@ -171,7 +209,7 @@ export function backupDatabaseOffThread(dataDir: string, out: string, key: Buffe
     );
     worker.once('error', reject);
     // After an answer this rejects nothing: a promise settles once.
-    worker.once('exit', (code) => reject(new Error(`el respaldo terminó sin responder (código ${code})`)));
+    worker.once('exit', (code) => reject(new Error(`el trabajo sobre la base terminó sin responder (código ${code})`)));
   });
 }
 
@@ -188,7 +226,12 @@ export interface RestoreResult extends DatabaseSummary {
  * at hand); the database it replaces is moved to `<dataDir>/replaced/`, never deleted. The backup
  * file itself is left as it was, and the restored copy records the restore in its audit log.
  */
-export function restoreDatabase(dataDir: string, backup: string, key: Buffer | null, now = new Date()): RestoreResult {
+export function restoreDatabase(
+  dataDir: string,
+  backup: string,
+  key: Buffer | null,
+  { now = new Date(), by = 'cli' }: { now?: Date; by?: string } = {},
+): RestoreResult {
   const summary = inspectDatabase(backup, key);
   if (summary.key === 'other-key')
     throw new StoreError(
@@ -205,7 +248,7 @@ export function restoreDatabase(dataDir: string, backup: string, key: Buffer | n
     copyFileSync(backup, partial);
     chmodSync(partial, 0o600);
     const revokedAgain = existsSync(target) ? carryRevocations(target, partial) : 0;
-    appendCliAudit(partial, 'restoreBackup', now);
+    appendCliAudit(partial, 'restoreBackup', now, by);
     syncFile(partial);
     if (existsSync(target)) {
       replaced = path.join(dataDir, REPLACED_DIR, stampedName('enrolla', now));
@@ -213,6 +256,8 @@ export function restoreDatabase(dataDir: string, backup: string, key: Buffer | n
     }
     renameSync(partial, target);
     syncFile(dataDir);
+    // The index snapshots describe the gallery that was replaced: the next start rebuilds from the restored one.
+    rmSync(path.join(dataDir, SEARCH_INDEX_DIR), { recursive: true, force: true });
     return { ...summary, auditEntries: summary.auditEntries + 1, replaced, revokedAgain };
   } catch (error) {
     if (replaced && existsSync(replaced) && !existsSync(target)) moveAside(replaced, target);
@@ -263,8 +308,8 @@ function moveAside(file: string, to: string): void {
 }
 
 /** An audit entry written into a database file the command holds no store for (the station may be running on it). */
-export function appendCliAudit(file: string, operation: string, now = new Date()): void {
-  const e = localAuditEntry(operation, 'cli', 'SUCCESS', now);
+export function appendCliAudit(file: string, operation: string, now = new Date(), by = 'cli'): void {
+  const e = localAuditEntry(operation, by, 'SUCCESS', now);
   const db = new Database(file, { fileMustExist: true, timeout: 5000 });
   try {
     db.prepare(INSERT_AUDIT).run(e.at, e.txId, e.operation, e.tokenName, e.idPersona, e.outcome, e.httpStatus);
