@@ -70,6 +70,31 @@ describe('warpPerspective', () => {
     }
   });
 
+  it('gives the same pixels on its affine path as on the general one (face crops and portraits stay as they were)', () => {
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    for (let i = 0; i < 50; i++) {
+      const angle = next() * Math.PI;
+      const scale = 0.3 + Math.abs(next()) * 2;
+      const affine: Homography = [
+        scale * Math.cos(angle),
+        -scale * Math.sin(angle),
+        next() * 40,
+        scale * Math.sin(angle),
+        scale * Math.cos(angle),
+        next() * 30,
+        0,
+        0,
+        1,
+      ];
+      // A last row that is not (0, 0, 1) takes the general path, and w still rounds to exactly 1.
+      const general: Homography = [...affine.slice(0, 6), 1e-300, 0, 1] as Homography;
+      expect(warpPerspective(rgb, width, height, affine, 37, 29, 200)).toEqual(
+        warpPerspective(rgb, width, height, general, 37, 29, 200),
+      );
+    }
+  });
+
   it('gives the source back through the identity, its last row and column included', () => {
     const identity: Homography = [1, 0, 0, 0, 1, 0, 0, 0, 1];
     expect(warpPerspective(rgb, width, height, identity, width, height)).toEqual(rgb);

@@ -57,8 +57,10 @@ export function warpPerspective(
   outH: number,
   fill = 255,
 ): Uint8Array {
+  const [, , , , , , h6, h7, h8] = dstToSrc;
+  if (h6 === 0 && h7 === 0 && h8 === 1) return warpAffine(rgb, width, height, dstToSrc, outW, outH, fill);
   const out = new Uint8Array(outW * outH * 3);
-  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = dstToSrc;
+  const [h0, h1, h2, h3, h4, h5] = dstToSrc;
   const xMax = width - 1;
   const yMax = height - 1;
   const stride = width * 3;
@@ -87,6 +89,55 @@ export function warpPerspective(
       for (let c = 0; c < 3; c++) {
         out[o + c] = ((rgb[i00 + c]! * gx + rgb[i10 + c]! * fx) * gy + (rgb[i01 + c]! * gx + rgb[i11 + c]! * fx) * fy + 0.5) | 0;
       }
+    }
+  }
+  return out;
+}
+
+/**
+ * `warpPerspective` for a map whose last row is (0, 0, 1) (the portrait, the face crops): the same
+ * arithmetic, hence the same pixels, without the division by w = 1 and with the row's terms and
+ * the three channels written out; about a third faster on a 360x480 portrait (by hand).
+ */
+function warpAffine(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  h: Homography,
+  outW: number,
+  outH: number,
+  fill: number,
+): Uint8Array {
+  const out = new Uint8Array(outW * outH * 3);
+  const [h0, h1, h2, h3, h4, h5] = h;
+  const xMax = width - 1;
+  const yMax = height - 1;
+  const stride = width * 3;
+  for (let v = 0, o = 0; v < outH; v++) {
+    const py = v + 0.5;
+    const rowX = h1 * py;
+    const rowY = h4 * py;
+    for (let u = 0; u < outW; u++, o += 3) {
+      const px = u + 0.5;
+      const sx = h0 * px + rowX + h2 - 0.5;
+      const sy = h3 * px + rowY + h5 - 0.5;
+      if (!(sx >= 0 && sy >= 0 && sx <= xMax && sy <= yMax)) {
+        out[o] = out[o + 1] = out[o + 2] = fill;
+        continue;
+      }
+      const x0 = sx | 0;
+      const y0 = sy | 0;
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const gx = 1 - fx;
+      const gy = 1 - fy;
+      const i00 = y0 * stride + x0 * 3;
+      const i10 = x0 < xMax ? i00 + 3 : i00;
+      const i01 = y0 < yMax ? i00 + stride : i00;
+      const i11 = i10 + (i01 - i00);
+      out[o] = ((rgb[i00]! * gx + rgb[i10]! * fx) * gy + (rgb[i01]! * gx + rgb[i11]! * fx) * fy + 0.5) | 0;
+      out[o + 1] = ((rgb[i00 + 1]! * gx + rgb[i10 + 1]! * fx) * gy + (rgb[i01 + 1]! * gx + rgb[i11 + 1]! * fx) * fy + 0.5) | 0;
+      out[o + 2] = ((rgb[i00 + 2]! * gx + rgb[i10 + 2]! * fx) * gy + (rgb[i01 + 2]! * gx + rgb[i11 + 2]! * fx) * fy + 0.5) | 0;
     }
   }
   return out;

@@ -266,6 +266,13 @@ export class FaceRuntime {
     const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
     const irisA = hf.annotations.leftEyeIris?.[0];
     const irisB = hf.annotations.rightEyeIris?.[0];
+    // Iris centres when the iris model ran, eye-contour centres otherwise; the subject's left eye has the larger x.
+    const eyeA: Point = irisA ? [irisA[0], irisA[1]] : centroid(landmarks68.slice(42, 48));
+    const eyeB: Point = irisB ? [irisB[0], irisB[1]] : centroid(landmarks68.slice(36, 42));
+    const [leftEye, rightEye] = eyeA[0] >= eyeB[0] ? [eyeA, eyeB] : [eyeB, eyeA];
+    // The portrait's JPEG is encoded on libuv's pool while the recognition networks hold this thread.
+    const portraitP = options.portrait ? portraitOf(original, rightEye, leftEye, options.scaleH) : null;
+    void portraitP?.catch(() => undefined);
     let embedding: Float32Array | null = null;
     const alternativeEmbeddings: Record<string, Float32Array> = {};
     let age: number | null = null;
@@ -342,10 +349,6 @@ export class FaceRuntime {
       }
     }
 
-    // Iris centres when the iris model ran, eye-contour centres otherwise; the subject's left eye has the larger x.
-    const eyeA: Point = irisA ? [irisA[0], irisA[1]] : centroid(landmarks68.slice(42, 48));
-    const eyeB: Point = irisB ? [irisB[0], irisB[1]] : centroid(landmarks68.slice(36, 42));
-    const [leftEye, rightEye] = eyeA[0] >= eyeB[0] ? [eyeA, eyeB] : [eyeB, eyeA];
     const iod = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
     const smallX = openness(mesh[159]!, mesh[145]!, mesh[33]!, mesh[133]!);
     const largeX = openness(mesh[386]!, mesh[374]!, mesh[362]!, mesh[263]!);
@@ -370,7 +373,7 @@ export class FaceRuntime {
     lap('measures');
 
     const thumbnail = thumbnailP ? await thumbnailP : null;
-    const portrait = options.portrait ? await portraitOf(original, rightEye, leftEye, options.scaleH) : null;
+    const portrait = portraitP ? await portraitP : null;
     lap('images');
 
     const emotion = options.emotion && hf.emotion ? Object.fromEntries(hf.emotion.map((e) => [e.emotion, e.score])) : null;
