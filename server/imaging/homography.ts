@@ -57,20 +57,32 @@ export function warpPerspective(
   outH: number,
   fill = 255,
 ): Uint8Array {
-  const [, , , , , , h6, h7, h8] = dstToSrc;
-  if (h6 === 0 && h7 === 0 && h8 === 1) return warpAffine(rgb, width, height, dstToSrc, outW, outH, fill);
   const out = new Uint8Array(outW * outH * 3);
-  const [h0, h1, h2, h3, h4, h5] = dstToSrc;
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = dstToSrc;
+  // The portrait's and the face crops' maps are affine: the same arithmetic without the division
+  // by w = 1 gives the same pixels; with the row's terms hoisted and the channels written out,
+  // about a third faster on a 360x480 portrait (by hand).
+  const affine = h6 === 0 && h7 === 0 && h8 === 1;
   const xMax = width - 1;
   const yMax = height - 1;
   const stride = width * 3;
   for (let v = 0, o = 0; v < outH; v++) {
     const py = v + 0.5;
+    const rowX = h1 * py;
+    const rowY = h4 * py;
+    const rowW = h7 * py;
     for (let u = 0; u < outW; u++, o += 3) {
       const px = u + 0.5;
-      const w = h6 * px + h7 * py + h8;
-      const sx = (h0 * px + h1 * py + h2) / w - 0.5;
-      const sy = (h3 * px + h4 * py + h5) / w - 0.5;
+      let sx: number;
+      let sy: number;
+      if (affine) {
+        sx = h0 * px + rowX + h2 - 0.5;
+        sy = h3 * px + rowY + h5 - 0.5;
+      } else {
+        const w = h6 * px + rowW + h8;
+        sx = (h0 * px + rowX + h2) / w - 0.5;
+        sy = (h3 * px + rowY + h5) / w - 0.5;
+      }
       if (!(sx >= 0 && sy >= 0 && sx <= xMax && sy <= yMax)) {
         out[o] = out[o + 1] = out[o + 2] = fill;
         continue;
@@ -82,55 +94,6 @@ export function warpPerspective(
       const gx = 1 - fx;
       const gy = 1 - fy;
       // The next column and row, or the same at the last one.
-      const i00 = y0 * stride + x0 * 3;
-      const i10 = x0 < xMax ? i00 + 3 : i00;
-      const i01 = y0 < yMax ? i00 + stride : i00;
-      const i11 = i10 + (i01 - i00);
-      for (let c = 0; c < 3; c++) {
-        out[o + c] = ((rgb[i00 + c]! * gx + rgb[i10 + c]! * fx) * gy + (rgb[i01 + c]! * gx + rgb[i11 + c]! * fx) * fy + 0.5) | 0;
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * `warpPerspective` for a map whose last row is (0, 0, 1) (the portrait, the face crops): the same
- * arithmetic, hence the same pixels, without the division by w = 1 and with the row's terms and
- * the three channels written out; about a third faster on a 360x480 portrait (by hand).
- */
-function warpAffine(
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-  h: Homography,
-  outW: number,
-  outH: number,
-  fill: number,
-): Uint8Array {
-  const out = new Uint8Array(outW * outH * 3);
-  const [h0, h1, h2, h3, h4, h5] = h;
-  const xMax = width - 1;
-  const yMax = height - 1;
-  const stride = width * 3;
-  for (let v = 0, o = 0; v < outH; v++) {
-    const py = v + 0.5;
-    const rowX = h1 * py;
-    const rowY = h4 * py;
-    for (let u = 0; u < outW; u++, o += 3) {
-      const px = u + 0.5;
-      const sx = h0 * px + rowX + h2 - 0.5;
-      const sy = h3 * px + rowY + h5 - 0.5;
-      if (!(sx >= 0 && sy >= 0 && sx <= xMax && sy <= yMax)) {
-        out[o] = out[o + 1] = out[o + 2] = fill;
-        continue;
-      }
-      const x0 = sx | 0;
-      const y0 = sy | 0;
-      const fx = sx - x0;
-      const fy = sy - y0;
-      const gx = 1 - fx;
-      const gy = 1 - fy;
       const i00 = y0 * stride + x0 * 3;
       const i10 = x0 < xMax ? i00 + 3 : i00;
       const i01 = y0 < yMax ? i00 + stride : i00;
