@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { loadDataKey } from '../crypto/data-key.js';
-import { appendCliAudit, backupDatabase, restoreDatabase, stampedName, type DatabaseSummary } from '../store/sqlite/backup.js';
+import { appendLocalAudit, backupDatabase, restoreDatabase, stampedName, type DatabaseSummary } from '../store/sqlite/backup.js';
 import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
 
 /** Backups and restores are of a station's own SQLite file; a fleet's gallery is PostgreSQL's to back up. */
@@ -31,7 +31,7 @@ export async function runBackup(options: { dataDir?: string; out?: string }): Pr
   // Who copied the biometric database, and when, stays in the station's own audit log.
   let audited = '';
   try {
-    appendCliAudit(path.join(dataDir, DATABASE_FILE), 'createBackup');
+    appendLocalAudit(path.join(dataDir, DATABASE_FILE), 'createBackup');
   } catch (error) {
     audited = `No se pudo anotar el respaldo en la auditoría de la estación: ${(error as Error).message}\n`;
   }

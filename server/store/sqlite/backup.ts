@@ -243,12 +243,13 @@ export function restoreDatabase(
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const partial = `${target}.restoring`;
   let replaced: string | null = null;
+  let result: RestoreResult;
   try {
     // The copy is made whole (and its audit entry written) before the current database moves.
     copyFileSync(backup, partial);
     chmodSync(partial, 0o600);
     const revokedAgain = existsSync(target) ? carryRevocations(target, partial) : 0;
-    appendCliAudit(partial, 'restoreBackup', now, by);
+    appendLocalAudit(partial, 'restoreBackup', now, by);
     syncFile(partial);
     if (existsSync(target)) {
       replaced = path.join(dataDir, REPLACED_DIR, stampedName('enrolla', now));
@@ -256,14 +257,15 @@ export function restoreDatabase(
     }
     renameSync(partial, target);
     syncFile(dataDir);
-    // The index snapshots describe the gallery that was replaced: the next start rebuilds from the restored one.
-    rmSync(path.join(dataDir, SEARCH_INDEX_DIR), { recursive: true, force: true });
-    return { ...summary, auditEntries: summary.auditEntries + 1, replaced, revokedAgain };
+    result = { ...summary, auditEntries: summary.auditEntries + 1, replaced, revokedAgain };
   } catch (error) {
     if (replaced && existsSync(replaced) && !existsSync(target)) moveAside(replaced, target);
     rmSync(partial, { force: true });
     throw error;
   }
+  // The index snapshots describe the gallery that was replaced: the next start rebuilds from the restored one.
+  rmSync(path.join(dataDir, SEARCH_INDEX_DIR), { recursive: true, force: true });
+  return result;
 }
 
 /**
@@ -307,8 +309,11 @@ function moveAside(file: string, to: string): void {
   }
 }
 
-/** An audit entry written into a database file the command holds no store for (the station may be running on it). */
-export function appendCliAudit(file: string, operation: string, now = new Date(), by = 'cli'): void {
+/**
+ * An audit entry by an operator on the station's machine (`cli`, `escritorio`), written into a
+ * database file the caller holds no store for (the station may be running on it).
+ */
+export function appendLocalAudit(file: string, operation: string, now = new Date(), by = 'cli'): void {
   const e = localAuditEntry(operation, by, 'SUCCESS', now);
   const db = new Database(file, { fileMustExist: true, timeout: 5000 });
   try {
