@@ -3,6 +3,9 @@ import type { RunningStation } from '../server/station.js';
 import { backupDatabaseOffThread, localAuditEntry, stampedName } from '../server/store/sqlite/backup.js';
 import type { ShellDialog, ShellMenuItem } from './electron-surface.js';
 
+/** Who did it, in the audit log, when it was the operator at this desktop (no token, no HTTP request). */
+export const DESKTOP_OPERATOR = 'escritorio';
+
 export interface BackupMenuDeps {
   dialog: ShellDialog;
   station: RunningStation;
@@ -88,7 +91,6 @@ export async function exportDataKey({ dialog, station, key, now = () => new Date
   }
 }
 
-/** Who did it is the operator at this desktop: no token, no HTTP request. */
 function audit(station: RunningStation, operation: string, at: Date): void {
-  station.store.appendAudit(localAuditEntry(operation, 'escritorio', 'SUCCESS', at));
+  station.store.appendAudit(localAuditEntry(operation, DESKTOP_OPERATOR, 'SUCCESS', at));
 }

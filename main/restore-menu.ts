@@ -9,13 +9,11 @@ import {
   type DatabaseSummary,
   type RestoreResult,
 } from '../server/store/sqlite/backup.js';
-import type { StoreError } from '../server/store/store.js';
+import { StoreError } from '../server/store/store.js';
+import { DESKTOP_OPERATOR } from './backup-menu.js';
 import type { ShellDialog } from './electron-surface.js';
 import { replacedKeys, swapHostDataKey } from './host-data-key.js';
 import type { SealedSecrets } from './secret-store.js';
-
-/** Who restores from the desktop, in the restored database's audit log. */
-export const DESKTOP_OPERATOR = 'escritorio';
 
 export interface RestoreMenuDeps {
   dialog: ShellDialog;
@@ -137,11 +135,9 @@ async function confirm(deps: RestoreMenuDeps, file: string, backup: DatabaseSumm
 }
 
 /**
- * Whether a station failed to start on its database itself: damaged (SQLite's CORRUPT, NOTADB), or
- * refused by the store (sealed with another key, of a newer schema). A restore can mend those.
+ * Whether a station failed to start on its database itself: the store's refusal (damaged, sealed
+ * with another key, of a newer schema), which a restore can mend.
  */
 export function isDatabaseFailure(error: unknown): boolean {
-  const { code, name } = error as { code?: unknown; name?: unknown };
-  if (typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')) return true;
-  return name === 'StoreError' && (error as StoreError).kind === 'unavailable';
+  return error instanceof StoreError && error.kind === 'unavailable';
 }

@@ -453,8 +453,11 @@ describe('desktop shell (Electron faked, real station)', () => {
     menuItem(electron, /Crear respaldo/)();
     await shown(electron, 'Respaldo creado');
     await shell.station.close();
+    // Damaged on disk: every page but the first overwritten, so it still reads as SQLite (SQLITE_CORRUPT).
     const database = path.join(dataDirOf(electron), 'enrolla.db');
-    const garbage = randomBytes(8192);
+    const pages = readFileSync(database);
+    expect(pages.length).toBeGreaterThan(2 * 4096);
+    const garbage = Buffer.concat([pages.subarray(0, 4096), randomBytes(pages.length - 4096)]);
     writeFileSync(database, garbage);
 
     // Quit at the offer: the error said once, nothing touched.
@@ -463,6 +466,7 @@ describe('desktop shell (Electron faked, real station)', () => {
     expect(await runShell(quit, environment())).toBeNull();
     expect(quit.app.exitCode).toBe(1);
     expect(quit.messages).toEqual([expect.objectContaining({ type: 'error', title: 'Enrolla no pudo iniciar' })]);
+    expect(quit.messages[0]!.message).toMatch(/está dañada/);
     expect(quit.errors).toEqual([]);
     expect(readFileSync(database).equals(garbage)).toBe(true);
 

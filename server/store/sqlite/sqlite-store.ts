@@ -44,8 +44,25 @@ export function openSqliteStore(dataDir: string, dataKey: Buffer, options: Sqlit
     throw new StoreError(`El directorio de datos ${dataDir} es de solo lectura y no contiene una base de datos.`, 'read_only');
   }
   return wrap(() => {
-    // Read-only directory: serve reads, refuse writes with a clear envelope (docs/errors.md).
-    const db = new Database(file, readOnly ? { readonly: true, fileMustExist: true } : {});
+    try {
+      return openDatabase(file, dataKey, readOnly, options);
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      // A database SQLite cannot read is said as such, with what mends it, and not as SQLite's code.
+      if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+        throw new StoreError(
+          `La base de datos ${file} está dañada (${(error as Error).message}): restaure un respaldo (enrolla restore, o el menú Respaldo del escritorio; docs/security.md).`,
+          'unavailable',
+        );
+      throw error;
+    }
+  });
+}
+
+function openDatabase(file: string, dataKey: Buffer, readOnly: boolean, options: SqliteStoreOptions): StationStore {
+  // Read-only directory: serve reads, refuse writes with a clear envelope (docs/errors.md).
+  const db = new Database(file, readOnly ? { readonly: true, fileMustExist: true } : {});
+  try {
     if (!readOnly) {
       // FULL: in WAL mode NORMAL may lose the last commits on power loss; an acknowledged enrollment must survive.
       db.pragma('journal_mode = WAL');
@@ -59,7 +76,11 @@ export function openSqliteStore(dataDir: string, dataKey: Buffer, options: Sqlit
     checkKey(db, dataKey);
     sealPlaintextSamples(db, dataKey);
     return new SqliteStore(db, dataKey, readOnly, options.onUnreadableSample ?? null);
-  });
+  } catch (error) {
+    // Closed now, not when the collector finds it: the desktop restores over this file in the same process.
+    db.close();
+    throw error;
+  }
 }
 
 /** An existing directory the process may not write (read-only mount, or permissions for a non-root user). */
