@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
-import { loadOrCreateDataKey } from '../../server/crypto/data-key.js';
+import { keyFile, loadOrCreateDataKey, writeKeyFile } from '../../server/crypto/data-key.js';
 import { REPLACED_DIR } from '../../server/store/sqlite/backup.js';
 import { DATABASE_FILE, openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { expectEnvelope } from '../helpers/envelope.js';
@@ -18,12 +19,14 @@ const BIN = new URL('../../bin/enrolla.js', import.meta.url).pathname;
 const run = promisify(execFile);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-backup-'));
 const elsewhere = mkdtempSync(path.join(tmpdir(), 'enrolla-backups-'));
-afterAll(() => [dataDir, elsewhere].forEach((d) => rmSync(d, { recursive: true, force: true })));
+const first = mkdtempSync(path.join(tmpdir(), 'enrolla-first-'));
+const second = mkdtempSync(path.join(tmpdir(), 'enrolla-second-'));
+afterAll(() => [dataDir, elsewhere, first, second].forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** The station on `dataDir`, kept across its stops (closed with `station.close()`, not `stop()`). */
-async function start() {
+/** The station on `dir`, kept across its stops (closed with `station.close()`, not `stop()`). */
+async function start(dir = dataDir) {
   const t = await startTestStation(
-    { dataDir, engines: { face: { enabled: true, workers: 1, maxQueue: 32 }, document: { enabled: false } } },
+    { dataDir: dir, engines: { face: { enabled: true, workers: 1, maxQueue: 32 }, document: { enabled: false } } },
     { waitForEngines: true },
   );
   const token = t.token(['enroll', 'identify', 'admin']);
@@ -93,5 +96,46 @@ describe('enrolla backup and restore', () => {
     ).toEqual(['kit', 'rose']);
     expect(store.listAudit({ limit: 20 }).map((e) => e.operation)).toContain('createBackup');
     store.close();
+  }, 240_000);
+
+  it("moves a gallery to another station with the first one's key, and the second identifies its people", async () => {
+    const a = await start(first);
+    expect((await a.post('enroll', { idPersona: 'kit', template: await faceTemplate('fr-kit_harington2.jpg') })).status).toBe(
+      'SUCCESS',
+    );
+    await a.station.close();
+    const backup = path.join(elsewhere, 'primera.db');
+    await run('node', [BIN, 'backup', '--data-dir', first, '--out', backup]);
+    // The first station's key carried apart, on media whose file system has no modes.
+    const carried = path.join(elsewhere, 'clave-primera.key');
+    copyFileSync(keyFile(first), carried);
+    chmodSync(carried, 0o644);
+
+    // The second station has its own key and someone else in its gallery.
+    const b = await start(second);
+    expect((await b.post('enroll', { idPersona: 'rose', template: await faceTemplate('fr-rose_leslie1.jpg') })).status).toBe(
+      'SUCCESS',
+    );
+    await b.station.close();
+    await expect(run('node', [BIN, 'restore', backup, '--data-dir', second])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/otra clave de datos.*--key/),
+    });
+    const wrong = path.join(elsewhere, 'otra.key');
+    writeKeyFile(wrong, randomBytes(32));
+    await expect(run('node', [BIN, 'restore', backup, '--data-dir', second, '--key', wrong])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/La clave dada no abre/),
+    });
+    const restored = await run('node', [BIN, 'restore', backup, '--data-dir', second, '--key', carried]);
+    expect(restored.stdout).toMatch(/Respaldo restaurado .*\(1 personas, 1 muestras/);
+    expect(restored.stdout).toMatch(/La clave del respaldo es ahora la clave de datos de la estación/);
+    expect(restored.stdout).toMatch(/La clave que la cifraba quedó en .*keys\/data-key-replaced-enrolla-.*\.key/);
+
+    const c = await start(second);
+    try {
+      expect(await c.identify('fr-kit_harington_test1.jpg')).toBe('kit');
+      expect(await c.identify('fr-rose_leslie1.jpg')).toBe('NOT_IDENTIFIED');
+    } finally {
+      await c.station.close();
+    }
   }, 240_000);
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
-import { loadDataKey } from '../crypto/data-key.js';
+import { DATA_KEY_ENV, loadDataKey, readKeyFile } from '../crypto/data-key.js';
+import { restoreWithKeyFile } from '../crypto/restore-key.js';
 import { appendLocalAudit, backupDatabase, restoreDatabase, stampedName, type DatabaseSummary } from '../store/sqlite/backup.js';
 import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
 
@@ -21,7 +22,7 @@ const keyNote: Record<DatabaseSummary['key'], string> = {
   opens: 'La clave de datos de la estación la abre.',
   'other-key': 'La clave de datos de la estación NO la abre.',
   'not-checked':
-    'No se comprobó la clave de datos (no está en keys/data.key ni en ENROLLA_DATA_KEY): la estación no arrancará si el respaldo es de otra clave.',
+    'No se comprobó la clave de datos (no está en keys/data.key ni en ENROLLA_DATA_KEY): la estación no arrancará si el respaldo es de otra clave (désela con --key).',
 };
 
 export async function runBackup(options: { dataDir?: string; out?: string }): Promise<void> {
@@ -42,12 +43,24 @@ export async function runBackup(options: { dataDir?: string; out?: string }): Pr
   );
 }
 
-export function runRestore(file: string, options: { dataDir?: string }): void {
+export function runRestore(file: string, options: { dataDir?: string; key?: string }): void {
   const { dataDir, key } = sqliteStation(options);
-  const result = restoreDatabase(dataDir, path.resolve(file), key);
+  const backup = path.resolve(file);
+  if (options.key && process.env[DATA_KEY_ENV])
+    throw new Error(
+      `la clave de la estación viene de ${DATA_KEY_ENV}: ponga allí la clave del respaldo, en el gestor de secretos que la inyecta, en lugar de --key`,
+    );
+  // An exported key is read once from where it was carried (a USB stick's FAT has no modes).
+  const result = process.env[DATA_KEY_ENV]
+    ? { ...restoreDatabase(dataDir, backup, key), keyChanged: false, keptKey: null }
+    : restoreWithKeyFile(dataDir, backup, options.key ? readKeyFile(path.resolve(options.key), { ownerOnly: false }) : null);
   process.stdout.write(
-    `Respaldo restaurado en ${dataDir} (${held(result)}). ${keyNote[result.key]}\n` +
+    `Respaldo restaurado en ${dataDir} (${held(result)}). ${result.keyChanged ? '' : `${keyNote[result.key]}\n`}` +
+      (result.keyChanged
+        ? `La clave del respaldo es ahora la clave de datos de la estación (keys/data.key): guarde una copia fuera de esta máquina.\n`
+        : '') +
       (result.replaced ? `La base que había quedó en ${result.replaced}.\n` : '') +
+      (result.keptKey ? `La clave que la cifraba quedó en ${result.keptKey}.\n` : '') +
       (result.revokedAgain ? `${result.revokedAgain} tokens revocados después del respaldo siguen revocados.\n` : '') +
       'Inicie la estación: reconstruye su índice 1:N a partir de la base restaurada.\n',
   );

@@ -93,6 +93,10 @@ export function buildCli(): Command {
     )
     .argument('<file>', 'archivo de respaldo hecho con enrolla backup')
     .addOption(dataDirOption())
+    .option(
+      '--key <file>',
+      'archivo de la clave de datos con la que se hizo el respaldo (la exportada por el escritorio, o keys/data.key de la estación que lo hizo); pasa a ser la clave de la estación',
+    )
     .action(runRestore);
 
   const template = program

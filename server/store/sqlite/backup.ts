@@ -235,7 +235,7 @@ export function restoreDatabase(
   const summary = inspectDatabase(backup, key);
   if (summary.key === 'other-key')
     throw new StoreError(
-      `${backup} fue cifrado con otra clave de datos: ponga antes la clave con la que se hizo el respaldo (keys/data.key o ENROLLA_DATA_KEY; docs/security.md).`,
+      `${backup} fue cifrado con otra clave de datos: dé la clave con la que se hizo el respaldo (enrolla restore ARCHIVO --key CLAVE, o ENROLLA_DATA_KEY; docs/security.md).`,
       'unavailable',
     );
   const target = path.join(dataDir, DATABASE_FILE);
