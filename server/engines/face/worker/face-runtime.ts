@@ -51,6 +51,7 @@ import { arcfaceCrop, boxCrop, ExpoFaceModels, mirrored } from '../tflite/expo-m
 import { meanDirection, normalize } from '../../../matching/similarity.js';
 import { RESNET_INPUT } from '../native/faceapi-resnet-onnx.js';
 import { ReusedInt32 } from './reused-int32.js';
+import { deferRotations } from './deferred-rotation.js';
 import { cropTensor, landmarksInBox, regionTensor } from './face-api-input.js';
 import type { AnalyzeOptions, Box, DetectedFace, FaceImageStats, FrameAnalysis, MajorFace, Point } from '../types.js';
 import {
@@ -128,6 +129,7 @@ export class FaceRuntime {
       segmentation: { enabled: false },
     });
     await human.load();
+    deferRotations();
     const faceapi = loadFaceApiModule();
     const faceApiModels = path.join(modelsDir, 'face-api');
     await faceapi.nets.faceLandmark68Net.loadFromDisk(faceApiModels);
