@@ -56,6 +56,20 @@ describe('rotations deferred until read (deferRotations)', () => {
     frame.dispose();
   });
 
+  it('crops as tfjs does with boxes wholly outside the frame, or not numbers', () => {
+    const frame = image();
+    for (const box of [
+      [1.2, 1.3, 1.6, 1.9],
+      [Number.NaN, 0.2, 0.6, 0.7],
+    ]) {
+      const { own, deferred } = both(() =>
+        tf.tidy(() => tf.image.cropAndResize(tf.image.rotateWithOffset(frame, 0.3, 0, 0.5), [box], [0], [24, 24])),
+      );
+      expect(differing(own, deferred), `box ${box}`).toBe(0);
+    }
+    frame.dispose();
+  });
+
   it('gives the whole rotated frame to a read, to any other kernel, and after its source is disposed', () => {
     const frame = image();
     const radians = 0.41;

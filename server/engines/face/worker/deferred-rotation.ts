@@ -65,8 +65,10 @@ export function deferRotations(): () => void {
       replace(config, (args) => {
         const image = args.inputs['image'] as tf.TensorInfo;
         const [batch, height, width, channels] = image.shape as [number, number, number, number];
-        // Only the kernel's float path, with a fill per channel, is reproduced here.
-        if (image.dtype !== 'float32' || channels > 4 || batch < 1) return config.kernelFunc(args);
+        // Only the kernel's float path, with a fill per channel, is reproduced here, and only on the
+        // backend whose reads and disposals are watched.
+        if (args.backend !== (backend as unknown) || image.dtype !== 'float32' || channels > 4 || batch < 1)
+          return config.kernelFunc(args);
         const attrs = args.attrs as unknown as {
           radians: number;
           fillValue: number | number[];
@@ -98,7 +100,9 @@ export function deferRotations(): () => void {
           const [, height, width] = image.shape as [number, number, number, number];
           const rows = span(boxes, 0, height);
           const cols = span(boxes, 1, width);
+          // Boxes wholly outside the frame, or not numbers (rare): the whole of it, to be safe.
           if (rows && cols) rotate(backend, rotation, rows[0], rows[1], cols[0], cols[1]);
+          else complete(image.dataId);
         }
         return config.kernelFunc(args);
       });
@@ -139,7 +143,7 @@ export function deferRotations(): () => void {
 /**
  * The rows (axis 0) or columns (axis 1) a bilinear or nearest crop of `boxes` (y1, x1, y2, x2,
  * normalised) reads from an image of `size` pixels along that axis, with a pixel of margin for the
- * kernel's own rounding; null when none is inside the image.
+ * kernel's own rounding; null when none is inside the image or a box is not a number.
  */
 function span(boxes: Float32Array, axis: 0 | 1, size: number): [number, number] | null {
   let lo = Infinity;
@@ -150,9 +154,10 @@ function span(boxes: Float32Array, axis: 0 | 1, size: number): [number, number] 
       hi = Math.max(hi, v * (size - 1));
     }
   }
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return null;
   const first = Math.max(0, Math.floor(lo) - 1);
   const last = Math.min(size - 1, Math.ceil(hi) + 1);
-  return Number.isFinite(lo) && first <= last ? [first, last] : null;
+  return first <= last ? [first, last] : null;
 }
 
 /**
