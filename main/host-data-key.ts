@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_KEY_BYTES, keyFile, loadOrCreateDataKey } from '../server/crypto/data-key.js';
-import { keyOpensFile } from '../server/store/sqlite/backup.js';
+import { keyOpensFile, stampedName } from '../server/store/sqlite/backup.js';
 import { DATABASE_FILE } from '../server/store/sqlite/sqlite-store.js';
 import { SecretStoreError, type SealedSecrets } from './secret-store.js';
 
@@ -33,9 +33,17 @@ export function loadOrCreateHostDataKey(secrets: SealedSecrets, stationDataDir: 
   const sealed = secrets.read(DATA_KEY_SECRET);
   if (sealed !== null) {
     const key = decodeKey(sealed, secrets.file(DATA_KEY_SECRET));
+    const fileKey = existsSync(legacy) ? loadOrCreateDataKey(stationDataDir, {}) : null;
     // A migration interrupted after sealing: the key file is the same key, finish removing it.
-    const sameAsLegacy = existsSync(legacy) && loadOrCreateDataKey(stationDataDir, {}).equals(key);
-    return { key, source: 'sealed', finish: () => sameAsLegacy && rmSync(legacy, { force: true }) };
+    if (fileKey?.equals(key)) return { key, source: 'sealed', finish: () => rmSync(legacy, { force: true }) };
+    // `enrolla restore --key` run on this data directory: the key file is the restored database's.
+    const database = path.join(stationDataDir, DATABASE_FILE);
+    if (fileKey && keyOpensFile(database, fileKey) === true && keyOpensFile(database, key) !== true) {
+      secrets.write(`${REPLACED_KEY_PREFIX}${path.basename(stampedName('enrolla', new Date()), '.db')}`, key.toString('base64'));
+      seal(secrets, fileKey);
+      return { key: fileKey, source: 'migrated', finish: () => rmSync(legacy, { force: true }) };
+    }
+    return { key, source: 'sealed', finish: () => undefined };
   }
   if (existsSync(legacy)) {
     const key = loadOrCreateDataKey(stationDataDir, {}); // validates length and owner-only mode

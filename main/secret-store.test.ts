@@ -111,6 +111,25 @@ describe('the desktop data key', () => {
     expect(existsSync(keyFile(dataDir))).toBe(true);
   });
 
+  it('takes the key file `enrolla restore --key` left when it opens the database and the sealed key does not', () => {
+    const dataDir = tempDir();
+    const secrets = new SealedSecrets(path.join(dataDir, 'keys'), new FakeSafeStorage());
+    const sealed = loadOrCreateHostDataKey(secrets, dataDir).key;
+    openSqliteStore(dataDir, sealed).close();
+    // What the command leaves: another station's database in place, its key as the key file.
+    const restoredKey = randomBytes(32);
+    rmSync(path.join(dataDir, 'enrolla.db'));
+    openSqliteStore(dataDir, restoredKey).close();
+    writeFileSync(keyFile(dataDir), `${restoredKey.toString('base64')}\n`, { mode: 0o600 });
+    const loaded = loadOrCreateHostDataKey(secrets, dataDir);
+    expect(loaded.key.equals(restoredKey)).toBe(true);
+    loaded.finish();
+    expect(existsSync(keyFile(dataDir))).toBe(false);
+    // The key it stopped using is kept for the database the restore replaced.
+    expect(replacedKeys(secrets).map((k) => k.equals(sealed))).toEqual([true]);
+    expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(restoredKey)).toBe(true);
+  });
+
   it('refuses to migrate a key file readable by other users, as the headless station does', () => {
     const dataDir = tempDir();
     loadOrCreateDataKey(dataDir, {});
