@@ -2,15 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_KEY_BYTES, keyFile, loadOrCreateDataKey } from '../server/crypto/data-key.js';
-import { keyOpensFile, stampedName } from '../server/store/sqlite/backup.js';
+import { keyOpensFile, REPLACED_KEY_PREFIX, replacedKeyName } from '../server/store/sqlite/backup.js';
 import { DATABASE_FILE } from '../server/store/sqlite/sqlite-store.js';
 import { SecretStoreError, type SealedSecrets } from './secret-store.js';
 
 export const DATA_KEY_SECRET = 'data-key';
 /** A restore's backup key, sealed while the database is swapped: taken at the next start if the swap finished. */
 export const RESTORING_KEY_SECRET = 'data-key-restoring';
-/** A key the station used before a restore brought another, kept sealed beside the database it replaced. */
-const REPLACED_KEY_PREFIX = 'data-key-replaced-';
 
 export interface HostDataKey {
   key: Buffer;
@@ -39,7 +37,7 @@ export function loadOrCreateHostDataKey(secrets: SealedSecrets, stationDataDir: 
     // `enrolla restore --key` run on this data directory: the key file is the restored database's.
     const database = path.join(stationDataDir, DATABASE_FILE);
     if (fileKey && keyOpensFile(database, fileKey) === true && keyOpensFile(database, key) !== true) {
-      secrets.write(`${REPLACED_KEY_PREFIX}${path.basename(stampedName('enrolla', new Date()), '.db')}`, key.toString('base64'));
+      secrets.write(replacedKeyName(new Date()), key.toString('base64'));
       seal(secrets, fileKey);
       return { key: fileKey, source: 'migrated', finish: () => rmSync(legacy, { force: true }) };
     }
@@ -68,18 +66,17 @@ export function replacedKeys(secrets: SealedSecrets): Buffer[] {
 
 /**
  * Makes `next` the station's key around `swap` (a restore of a database sealed with it), keeping
- * `current` sealed as a replaced key first. A crash between the swap and the key's sealing is
+ * `current` sealed first as `kept` (`replacedKeyName` of the restore's moment). A crash between the swap and the key's sealing is
  * finished at the next start (`RESTORING_KEY_SECRET`); a failed swap leaves the keys as they were.
  */
 export async function swapHostDataKey<T>(
   secrets: SealedSecrets,
   current: Buffer,
   next: Buffer,
-  replacedName: string,
+  kept: string,
   swap: () => Promise<T>,
 ): Promise<T> {
   if (next.equals(current)) return swap();
-  const kept = `${REPLACED_KEY_PREFIX}${replacedName}`;
   secrets.write(kept, current.toString('base64'));
   secrets.write(RESTORING_KEY_SECRET, next.toString('base64'));
   let result: T;

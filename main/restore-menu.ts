@@ -5,7 +5,7 @@ import {
   keyOpensFile,
   REPLACED_DIR,
   restoreDatabaseOffThread,
-  stampedName,
+  replacedKeyName,
   type DatabaseSummary,
   type RestoreResult,
 } from '../server/store/sqlite/backup.js';
@@ -56,7 +56,7 @@ export async function restoreBackup(deps: RestoreMenuDeps): Promise<void> {
     const now = (deps.now ?? (() => new Date()))();
     let result: RestoreResult | null = null;
     await deps.restartWith(async () => {
-      result = await swapHostDataKey(deps.secrets, deps.key, key, path.basename(stampedName('enrolla', now), '.db'), () =>
+      result = await swapHostDataKey(deps.secrets, deps.key, key, replacedKeyName(now), () =>
         restoreDatabaseOffThread(deps.dataDir, file, key, DESKTOP_OPERATOR, now),
       );
       return key;

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { keyFile, loadOrCreateDataKey } from '../server/crypto/data-key.js';
 import { FakeSafeStorage } from '../test/fakes/electron.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
+import { replacedKeyName } from '../server/store/sqlite/backup.js';
 import {
   DATA_KEY_SECRET,
   loadOrCreateHostDataKey,
@@ -145,14 +146,18 @@ describe('the desktop data key', () => {
     const current = loadOrCreateHostDataKey(secrets, dataDir).key;
     const backupKey = randomBytes(32);
     await expect(
-      swapHostDataKey(secrets, current, backupKey, 'enrolla-1', () => Promise.reject(new Error('no es SQLite'))),
+      swapHostDataKey(secrets, current, backupKey, replacedKeyName(new Date('2026-11-28T10:00:00Z')), () =>
+        Promise.reject(new Error('no es SQLite')),
+      ),
     ).rejects.toThrow(/no es SQLite/);
     expect(secrets.names()).toEqual([DATA_KEY_SECRET]);
     expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(current)).toBe(true);
 
-    expect(await swapHostDataKey(secrets, current, backupKey, 'enrolla-2', () => Promise.resolve('restaurado'))).toBe(
-      'restaurado',
-    );
+    expect(
+      await swapHostDataKey(secrets, current, backupKey, replacedKeyName(new Date('2026-11-28T11:00:00Z')), () =>
+        Promise.resolve('restaurado'),
+      ),
+    ).toBe('restaurado');
     expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(backupKey)).toBe(true);
     expect(replacedKeys(secrets).map((k) => k.equals(current))).toEqual([true]);
     expect(secrets.has(RESTORING_KEY_SECRET)).toBe(false);

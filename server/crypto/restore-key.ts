@@ -2,12 +2,15 @@ import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DataKeyError, keyFile, loadDataKey, pendingKeyFile, readKeyFile, writeKeyFile } from './data-key.js';
 import { recoverPendingRotation } from './rotate-key.js';
-import { keyOpensFile, restoreDatabase, stampedName, type RestoreResult } from '../store/sqlite/backup.js';
+import {
+  keyOpensFile,
+  REPLACED_KEY_PREFIX,
+  replacedKeyName,
+  restoreDatabase,
+  type RestoreResult,
+} from '../store/sqlite/backup.js';
 import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
 import { assertDatabaseNotInUse } from '../store/sqlite/station-lock.js';
-
-/** A key the station's key file held before a restore brought another, kept beside the database it seals. */
-const REPLACED_KEY = /^data-key-replaced-(.+)\.key$/;
 
 export interface KeyFileRestore extends RestoreResult {
   /** The backup's key became the station's key file (another station's backup, or a key lost with the disk). */
@@ -38,8 +41,7 @@ export function restoreWithKeyFile(dataDir: string, backup: string, given: Buffe
   if (!key || (current && key.equals(current)))
     return { ...restoreDatabase(dataDir, backup, current, { now }), keyChanged: false, keptKey: null };
 
-  const stamp = path.basename(stampedName('enrolla', now), '.db');
-  const kept = current ? path.join(path.dirname(keyFile(dataDir)), `data-key-replaced-${stamp}.key`) : null;
+  const kept = current ? path.join(path.dirname(keyFile(dataDir)), `${replacedKeyName(now)}.key`) : null;
   if (kept) writeKeyFile(kept, current!);
   writeKeyFile(pendingKeyFile(dataDir), key);
   let result: RestoreResult;
@@ -59,7 +61,7 @@ function keptKeys(dataDir: string): Buffer[] {
   const dir = path.dirname(keyFile(dataDir));
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((name) => REPLACED_KEY.test(name))
+    .filter((name) => name.startsWith(REPLACED_KEY_PREFIX) && name.endsWith('.key'))
     .sort()
     .reverse()
     .map((name) => readKeyFile(path.join(dir, name)));

@@ -40,6 +40,16 @@ export const REPLACED_DIR = 'replaced';
 /** `<prefix>-2026-11-28T10-49-44-305Z.db`: a database copy named by its moment, sorting by it. */
 export const stampedName = (prefix: string, at: Date): string => `${prefix}-${at.toISOString().replace(/[:.]/g, '-')}.db`;
 
+/** The name a restore gives the database it replaces, in `<dataDir>/replaced/`. */
+export const replacedDatabaseName = (at: Date): string => stampedName('enrolla', at);
+
+/**
+ * The name of the data key a restore stopped using, kept (as a key file, or sealed by the desktop)
+ * for the database it replaced: named after that database, so one is found for the other.
+ */
+export const REPLACED_KEY_PREFIX = 'data-key-replaced-';
+export const replacedKeyName = (at: Date): string => `${REPLACED_KEY_PREFIX}${path.basename(replacedDatabaseName(at), '.db')}`;
+
 /** The moment in a `stampedName`, or NaN for another name. */
 export function stampOf(name: string): number {
   const m = /-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/.exec(name);
@@ -252,7 +262,7 @@ export function restoreDatabase(
     appendLocalAudit(partial, 'restoreBackup', now, by);
     syncFile(partial);
     if (existsSync(target)) {
-      replaced = path.join(dataDir, REPLACED_DIR, stampedName('enrolla', now));
+      replaced = path.join(dataDir, REPLACED_DIR, replacedDatabaseName(now));
       moveAside(target, replaced);
     }
     renameSync(partial, target);
