@@ -93,6 +93,26 @@ describe('extraer-datos-rostro-UI', () => {
     expect(turned).toMatchObject({ status: 'BAD_POSE', motivo: expect.stringMatching(/maxYaw 5/) });
   });
 
+  it('names SHARPNESS for a camera frame out of focus, and not for the same frame in focus', async () => {
+    const quality = async (image: Uint8Array) => {
+      const template = await encodeTemplate({
+        kind: 'face',
+        frames: [{ data: new Uint8Array(image) }],
+        device: { kind: 'file' },
+      });
+      const data = await call('extractFace', { template });
+      expect(data.status).toBe('OK');
+      return props(data).quality!;
+    };
+    // A station camera's frame (88 px between the eyes): the blur a lens out of focus leaves at that distance.
+    const photo = fixture('video/live-0.jpg');
+    const focused = await quality(photo);
+    const blurred = await quality(await sharp(photo).blur(4).jpeg({ quality: 92 }).toBuffer());
+    expect(focused.failed).not.toContain('SHARPNESS');
+    expect(blurred.failed).toContain('SHARPNESS');
+    expect(blurred.score).toBeLessThan(focused.score);
+  });
+
   it('returns the upright JPEG it was sent as faceImage, without its EXIF and not encoded again', async () => {
     const withExif = await sharp(fixture('human-stock-emotions-a-1.jpg'))
       .withExif({ IFD0: { Make: 'CamaraX', ImageDescription: 'GPS -34.6037,-58.3816' } })

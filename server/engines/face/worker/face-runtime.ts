@@ -438,22 +438,32 @@ async function frameImage(bytes: Uint8Array, frame: Decoded): Promise<Uint8Array
 async function jpeg(rgb: Uint8Array, width: number, height: number, quality: number): Promise<Uint8Array> {
   return new Uint8Array(
     await sharp(rgb, { raw: { width, height, channels: 3 } })
-      .jpeg({ quality })
+      .jpeg(jpegOptions(quality))
       .toBuffer(),
   );
 }
 
-/** Laplacian variance of the face resampled to 128 px wide, so the measure does not depend on distance. */
+/**
+ * Without a second pass for optimal Huffman tables: on the portrait it costs about as much CPU as
+ * the encoding itself, for a file a few percent smaller, and the CPU is what a busy station's
+ * other worker lacks (docs/face-engine.md, "Work beside the workers").
+ */
+const jpegOptions = (quality: number) => ({ quality, optimiseCoding: false });
+
+/**
+ * Laplacian variance of the face's luma resampled to 128 px wide, so the measure does not depend on
+ * distance. The luma is taken here from the resampled colour, not by libvips: its greyscale goes
+ * through linear light in floats and cost as much CPU as the resampling.
+ */
 async function faceSharpness(frame: Decoded, box: Box): Promise<number> {
   const b = clampBox(box, frame.width, frame.height);
   if (b.width < 8 || b.height < 8) return 0;
   const { data, info } = await rawSharp(frame)
     .extract({ left: b.x, top: b.y, width: b.width, height: b.height })
     .resize({ width: 128 })
-    .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const plane = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  const plane = lumaOf(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
   return laplacianVariance(plane, { x: 0, y: 0, width: plane.width, height: plane.height });
 }
 
@@ -463,7 +473,7 @@ async function thumbnailOf(frame: Decoded, box: Box, width: number): Promise<Uin
     await rawSharp(frame)
       .extract({ left: b.x, top: b.y, width: b.width, height: b.height })
       .resize({ width })
-      .jpeg({ quality: 80 })
+      .jpeg(jpegOptions(80))
       .toBuffer(),
   );
 }
