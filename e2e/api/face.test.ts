@@ -95,11 +95,7 @@ describe('extraer-datos-rostro-UI', () => {
 
   it('names SHARPNESS for a camera frame out of focus, and not for the same frame in focus', async () => {
     const quality = async (image: Uint8Array) => {
-      const template = await encodeTemplate({
-        kind: 'face',
-        frames: [{ data: new Uint8Array(image) }],
-        device: { kind: 'file' },
-      });
+      const template = await encodeTemplate({ kind: 'face', frames: [{ data: image }], device: { kind: 'file' } });
       const data = await call('extractFace', { template });
       expect(data.status).toBe('OK');
       return props(data).quality!;
