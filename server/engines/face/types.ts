@@ -104,7 +104,7 @@ export interface FaceImageStats {
   brightness: number;
   /** Luminance standard deviation in the face box, 0..1. */
   contrast: number;
-  /** Variance of the Laplacian on the face resized to a fixed IOD, a sharpness measure. */
+  /** Variance of the Laplacian of the face's luma, its box resized to 128 px wide: a sharpness measure. */
   sharpness: number;
   /** Share of clipped (very dark or very bright) pixels in the face box. */
   clipped: number;
