@@ -1,14 +1,14 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, type ResponseOf } from '../../common/api/operations.js';
-import { decodeTemplate, encodeTemplate } from '../../common/uitemplate/index.js';
+import { decodeTemplate } from '../../common/uitemplate/index.js';
 import { movedPhotoSequence } from '../../bench/lib/moved-photo.js';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
 import { decodeFaceTemplate } from '../../server/operations/face/face-template.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
-import { faceTemplate, fixture } from '../helpers/templates.js';
+import { faceTemplate, faceTemplateOf, fixture } from '../helpers/templates.js';
 
 // Real engine, real photos: the station as an integrator uses it.
 let t: TestStation;
@@ -95,8 +95,7 @@ describe('extraer-datos-rostro-UI', () => {
 
   it('names SHARPNESS for a camera frame out of focus, and not for the same frame in focus', async () => {
     const quality = async (image: Uint8Array) => {
-      const template = await encodeTemplate({ kind: 'face', frames: [{ data: image }], device: { kind: 'file' } });
-      const data = await call('extractFace', { template });
+      const data = await call('extractFace', { template: await faceTemplateOf(image) });
       expect(data.status).toBe('OK');
       return props(data).quality!;
     };
@@ -114,11 +113,7 @@ describe('extraer-datos-rostro-UI', () => {
       .withExif({ IFD0: { Make: 'CamaraX', ImageDescription: 'GPS -34.6037,-58.3816' } })
       .jpeg({ quality: 92 })
       .toBuffer();
-    const template = await encodeTemplate({
-      kind: 'face',
-      frames: [{ data: new Uint8Array(withExif) }],
-      device: { kind: 'file' },
-    });
+    const template = await faceTemplateOf(withExif);
     const faceImage = Buffer.from((await call('extractFace', { template })).faceImage as string, 'base64');
     expect(faceImage.includes('CamaraX')).toBe(false);
     expect(faceImage.includes('GPS')).toBe(false);
@@ -149,23 +144,15 @@ describe('extraer-datos-rostro-UI', () => {
     const whole = (size: number) =>
       sharp(photo).extract({ left: 250, top: 110, width: 800, height: 800 }).resize(size).toBuffer();
     const frameWith = async (size: number, left: number, top: number) =>
-      encodeTemplate({
-        kind: 'face',
-        frames: [
-          {
-            data: new Uint8Array(
-              await sharp({ create: { width: 710, height: 450, channels: 3, background: 'grey' } })
-                .composite([
-                  { input: edge, left: 0, top: 0 },
-                  { input: await whole(size), left, top },
-                ])
-                .jpeg({ quality: 85 })
-                .toBuffer(),
-            ),
-          },
-        ],
-        device: { kind: 'file' },
-      });
+      faceTemplateOf(
+        await sharp({ create: { width: 710, height: 450, channels: 3, background: 'grey' } })
+          .composite([
+            { input: edge, left: 0, top: 0 },
+            { input: await whole(size), left, top },
+          ])
+          .jpeg({ quality: 85 })
+          .toBuffer(),
+      );
 
     const inside = await frameWith(120, 150, 150);
     const data = await call('extractFace', { template: inside, parametros: { useCache: false } });
@@ -189,8 +176,7 @@ describe('extraer-datos-rostro-UI', () => {
     const sos = jpeg.findIndex((b, i) => b === 0xff && jpeg[i + 1] === 0xda);
     const broken = new Uint8Array(jpeg.length);
     broken.set(jpeg.subarray(0, sos + 40)); // valid headers, then the image data zeroed
-    const { encodeTemplate } = await import('../../common/uitemplate/index.js');
-    const template = await encodeTemplate({ kind: 'face', frames: [{ data: broken }], device: { kind: 'file' } });
+    const template = await faceTemplateOf(broken);
     const res = await t.post(OPERATIONS.extractFace.path, { template }, token);
     expect(expectEnvelope(res, 400).error.descripcion).toMatch(/^Template inválido: imagen 1: la imagen no se pudo decodificar/);
   });
@@ -367,11 +353,7 @@ describe('verificar-spoof-rostro', () => {
     // A live person's photo, printed: the station sees a flat picture drift, tilt and never blink.
     for (const seed of [1, 2]) {
       const frames = await movedPhotoSequence(fixture('fr-obama.jpg'), seed);
-      const template = await encodeTemplate({
-        kind: 'face',
-        frames: frames.map((data, i) => ({ data: new Uint8Array(data), offsetMs: i * 200 })),
-        device: { kind: 'file', software: 'e2e' },
-      });
+      const template = await faceTemplateOf(...frames);
       const data = await call('spoof', { template, image: Buffer.from(fixture('fr-obama.jpg')).toString('base64') });
       expect(data.status, JSON.stringify(data.cues)).toBe('IS_SPOOF_CHECK_CONFIDENCE');
     }

@@ -7,9 +7,14 @@ export const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync
 
 /** A face UITemplate from fixture photos, as the capture component would send it. */
 export function faceTemplate(...names: string[]): Promise<string> {
+  return faceTemplateOf(...names.map(fixture));
+}
+
+/** A face UITemplate from images made by the test (JPEG or PNG bytes), one frame each, 200 ms apart. */
+export function faceTemplateOf(...images: Uint8Array[]): Promise<string> {
   return encodeTemplate({
     kind: 'face',
-    frames: names.map((n, i) => ({ data: fixture(n), offsetMs: i * 200 })),
+    frames: images.map((data, i) => ({ data, offsetMs: i * 200 })),
     device: { kind: 'file', software: 'e2e' },
   });
 }
