@@ -1,6 +1,6 @@
 // npm run bench:face — latency of each face operation over HTTPS (one client; on two workers, whose
-// requests borrow the idle one's core, and on one), throughput with 4
-// concurrent clients on 1 and on 2 workers (alternating, medians of 3 pairs), the engine's own
+// requests borrow the idle one's core, and on one), steady throughput with 4
+// concurrent clients on 1 and on 2 workers (alternating, medians of 5 pairs), the engine's own
 // time on the same frames, and a station's start with and without the workers' warm-up.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,12 +12,14 @@ import { FIXTURES } from './lib/datasets.js';
 import { percentile, printTable } from './lib/metrics.js';
 import { measureStartup } from './lib/startup.js';
 import { benchStation, type BenchStation } from './lib/station.js';
+import { steadyThroughput, type Completion } from './lib/steady-throughput.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const CONCURRENT_REQUESTS = Number(process.env.BENCH_CONCURRENT ?? 40);
 // One worker and two alternate this many times per operation: a 2-core VM's speed drifts between
-// runs by more than the ratio's own spread, and adjacent pairs cancel most of the drift.
-const PAIRS = Number(process.env.BENCH_THROUGHPUT_PAIRS ?? 3);
+// runs by more than the ratio's own spread, and adjacent pairs cancel most of the drift; a
+// median of five resists one pair that met a slow moment of the VM better than one of three.
+const PAIRS = Number(process.env.BENCH_THROUGHPUT_PAIRS ?? 5);
 // Requests each worker serves on an operation before its throughput is timed (see below).
 const WARM_UP_PER_WORKER = Number(process.env.BENCH_WARM_UP_PER_WORKER ?? 60);
 
@@ -73,24 +75,26 @@ async function latencies(stations: BenchStation[], op: OperationId, tpl: string)
 /**
  * Requests per second with `clients` concurrent clients, and the cores the whole process kept busy
  * meanwhile (CPU time of every thread over wall time: libvips and the collector work beside the
- * workers, so one worker already uses more than one core).
+ * workers, so one worker already uses more than one core), while every client had a request in
+ * flight: `requests` timed, and as many again as there are clients before and after
+ * (`steadyThroughput`).
  */
 async function throughput(s: BenchStation, op: OperationId, tpl: string, clients: number, requests = CONCURRENT_REQUESTS) {
+  const total = requests + 2 * clients;
   let next = 0;
-  const started = Date.now();
-  const cpu = process.cpuUsage();
+  const completions: Completion[] = [];
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (next < requests) {
+      while (next < total) {
         const i = next++;
         const r = await s.post(OPERATIONS[op].path, bodyFor(op, tpl, 1000 + i));
         if (r.status !== 200) throw new Error(`${op}: HTTP ${r.status}`);
+        const cpu = process.cpuUsage();
+        completions.push({ at: performance.now(), cpuMicros: cpu.user + cpu.system });
       }
     }),
   );
-  const seconds = (Date.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  return { rps: requests / seconds, cores: (used.user + used.system) / 1e6 / seconds };
+  return steadyThroughput(completions, clients);
 }
 
 type Throughput = Awaited<ReturnType<typeof throughput>>;
