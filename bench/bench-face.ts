@@ -76,8 +76,7 @@ async function latencies(stations: BenchStation[], op: OperationId, tpl: string)
  * Requests per second with `clients` concurrent clients, and the cores the whole process kept busy
  * meanwhile (CPU time of every thread over wall time: libvips and the collector work beside the
  * workers, so one worker already uses more than one core), while every client had a request in
- * flight: `requests` timed, and as many again as there are clients before and after
- * (`steadyThroughput`).
+ * flight (`steadyThroughput`): `requests` are timed, and `clients` more are sent before and after.
  */
 async function throughput(s: BenchStation, op: OperationId, tpl: string, clients: number, requests = CONCURRENT_REQUESTS) {
   const total = requests + 2 * clients;
