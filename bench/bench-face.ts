@@ -73,13 +73,10 @@ async function latencies(stations: BenchStation[], op: OperationId, tpl: string)
 }
 
 /**
- * Requests per second with `clients` concurrent clients, and the cores the whole process kept busy
- * meanwhile (CPU time of every thread over wall time: libvips and the collector work beside the
- * workers, so one worker already uses more than one core), while every client had a request in
- * flight (`steadyThroughput`): `requests` are timed, and `clients` more are sent before and after.
+ * `total` requests from `clients` concurrent clients, each sending its next as its last is
+ * answered: when each was answered, and the process's CPU time by then.
  */
-async function throughput(s: BenchStation, op: OperationId, tpl: string, clients: number, requests = CONCURRENT_REQUESTS) {
-  const total = requests + 2 * clients;
+async function drive(s: BenchStation, op: OperationId, tpl: string, clients: number, total: number) {
   let next = 0;
   const completions: Completion[] = [];
   await Promise.all(
@@ -93,7 +90,18 @@ async function throughput(s: BenchStation, op: OperationId, tpl: string, clients
       }
     }),
   );
-  return steadyThroughput(completions, clients);
+  return completions;
+}
+
+/**
+ * Requests per second with `clients` concurrent clients, and the cores the whole process kept busy
+ * meanwhile (CPU time of every thread over wall time: libvips and the collector work beside the
+ * workers, so one worker already uses more than one core), while every client had a request in
+ * flight (`steadyThroughput`): `CONCURRENT_REQUESTS` are timed, and `clients` more are sent before
+ * and after.
+ */
+async function throughput(s: BenchStation, op: OperationId, tpl: string, clients: number) {
+  return steadyThroughput(await drive(s, op, tpl, clients, CONCURRENT_REQUESTS + 2 * clients), clients);
 }
 
 type Throughput = Awaited<ReturnType<typeof throughput>>;
@@ -146,7 +154,7 @@ try {
         [one, 1],
         [two, 2],
       ] as const)
-        await throughput(s, op, tpl, 4, WARM_UP_PER_WORKER * workers);
+        await drive(s, op, tpl, 4, WARM_UP_PER_WORKER * workers);
       const pairs: { one: Throughput; two: Throughput }[] = [];
       for (let i = 0; i < PAIRS; i++)
         pairs.push({ one: await throughput(one, op, tpl, 4), two: await throughput(two, op, tpl, 4) });
