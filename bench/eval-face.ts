@@ -19,6 +19,8 @@ import {
   MOBILEFACENET_SIX_VIEWS_ID,
   MOBILEFACENET_TWO_CROPS_ID,
 } from '../server/engines/face/face-model.js';
+import { assessQuality } from '../server/engines/face/analysis/quality.js';
+import { configSchema } from '../server/config/schema.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
 import { CENTRING_SHARE } from '../server/matching/gallery-centre.js';
 import { cosine } from '../server/matching/similarity.js';
@@ -43,6 +45,8 @@ interface Sample extends LabelledImage {
   embeddings: Record<string, Float32Array | null>;
   iod: number;
   yaw: number;
+  /** Whether the station's enrollment would take the photo as a sample (its quality and eye-distance gates). */
+  enrollable: boolean;
   /** Faces found in the photo (the largest is the one measured). */
   faces: number;
 }
@@ -71,12 +75,15 @@ const seconds = (Date.now() - started) / 1000;
 const equalised = analyses.filter((a) => a?.major && a.clahe > 0).length;
 await engine.close();
 
+// The gates enroll-UI applies to a sample, at the station's defaults.
+const { enrollMinQuality, enrollMinIod } = configSchema.shape.matching.parse(undefined);
 const samples: Sample[] = images.map((img, i) => {
   const face = analyses[i]?.major ?? null;
   return {
     ...img,
     iod: face?.iod ?? 0,
     yaw: face?.yaw ?? 0,
+    enrollable: face !== null && face.iod >= enrollMinIod && assessQuality(face).score >= enrollMinQuality,
     faces: analyses[i]?.faces.length ?? 0,
     embeddings: {
       [FACE_MODEL_ID]: face?.embedding ?? null,
@@ -319,8 +326,10 @@ const candidates = [
 // The documented remedy on what the station identifies with: the threshold recalibrated on one half
 // of the people, measured on the other, with one photo and with up to three photos enrolled per person.
 // Each half is centred on its own mean photo, as a station centres on its own gallery.
-const photosOf = (model: string) =>
-  samples.filter((s) => s.embeddings[model]).map((s) => ({ identity: s.identity, embedding: s.embeddings[model]! }));
+const photosOf = (model: string, asEnrolled = false) =>
+  samples
+    .filter((s) => s.embeddings[model])
+    .map((s) => ({ identity: s.identity, embedding: s.embeddings[model]!, ...(asEnrolled ? { enrollable: s.enrollable } : {}) }));
 const ownPeopleOn = (model: string) =>
   [1, 3].flatMap((photos) =>
     openSetOwnPeople(photosOf(model), cosine, photos, [100, 1_000, 100_000], 'best-sample', CENTRING_SHARE),
@@ -357,6 +366,17 @@ const ownPeopleHalvings =
         // What centring gains: the plain cosine, as the station identified to stop 38.
         ...openSetOwnPeopleHalvings(identifyingPhotos, cosine, 3, [100, 1_000, 100_000], { halvings: HALVINGS }),
       ];
+// The same with only the photos enroll-UI would take as samples enrolled (the others still probe).
+const enrollablePhotos = samples.filter((s) => s.embeddings[IDENTIFICATION_MODEL_ID] && s.enrollable).length;
+const ownPeopleHalvingsAsEnrolled =
+  identifyingPhotos.length > MAX_PHOTOS_FOR_HALVINGS
+    ? []
+    : [1, 3].flatMap((photos) =>
+        openSetOwnPeopleHalvings(photosOf(IDENTIFICATION_MODEL_ID, true), cosine, photos, [100, 1_000, 100_000], {
+          halvings: HALVINGS,
+          centring: CENTRING_SHARE,
+        }),
+      );
 const spreadCell = (s: Spread) => `${(s.median * 100).toFixed(1)} (${(s.p10 * 100).toFixed(1)}-${(s.p90 * 100).toFixed(1)})`;
 
 /** The cells both open-set tables print, rounded for reading. */
@@ -428,17 +448,20 @@ if (ownPeopleHalvings.length) {
   console.log(
     `\nLo mismo en ${HALVINGS} divisiones al azar de las personas en dos mitades (% mediano, entre paréntesis los percentiles 10 y 90; centring: la parte de la similitud de cada sonda con la foto media de su mitad que se resta de sus puntajes, ${CENTRING_SHARE} en la estación, 0 el coseno solo):`,
   );
-  printTable(
-    ownPeopleHalvings.map((r) => ({
-      identifies_on: IDENTIFICATION_MODEL_ID,
-      enrolled_photos: r.enrolled_photos,
-      centring: r.centring,
-      gallery: r.gallery,
-      strangers_accepted: spreadCell(r.strangers_accepted),
-      known_found: spreadCell(r.known_found),
-      found_at_nominal: spreadCell(r.known_found_at_nominal),
-    })),
+  const halvingsRow = (r: (typeof ownPeopleHalvings)[number]) => ({
+    identifies_on: IDENTIFICATION_MODEL_ID,
+    enrolled_photos: r.enrolled_photos,
+    centring: r.centring,
+    gallery: r.gallery,
+    strangers_accepted: spreadCell(r.strangers_accepted),
+    known_found: spreadCell(r.known_found),
+    found_at_nominal: spreadCell(r.known_found_at_nominal),
+  });
+  printTable(ownPeopleHalvings.map(halvingsRow));
+  console.log(
+    `\nLo mismo enrolando solo las fotos que enroll-UI toma como muestra (calidad >= ${enrollMinQuality}, distancia entre ojos >= ${enrollMinIod} px: ${enrollablePhotos} de ${identifyingPhotos.length}); las otras siguen como sondas:`,
   );
+  printTable(ownPeopleHalvingsAsEnrolled.map(halvingsRow));
 } else {
   console.log(
     `\nMás de ${MAX_PHOTOS_FOR_HALVINGS} fotos: sin divisiones al azar (las dos mitades fijas calibran de forma estable).`,
@@ -498,6 +521,13 @@ const report = {
   candidates,
   open_set_own_people: ownPeople,
   open_set_own_people_halvings: ownPeopleHalvings,
+  // Only the photos enroll-UI would take enrolled (its gates at the station's defaults).
+  open_set_own_people_halvings_as_enrolled: {
+    min_quality: enrollMinQuality,
+    min_iod: enrollMinIod,
+    enrollable_photos: enrollablePhotos,
+    rows: ownPeopleHalvingsAsEnrolled,
+  },
   open_set_own_people_whole_vector: ownPeopleWholeVector,
   open_set_own_people_mean_template: ownPeopleMeanTemplate,
   fusion_z_stats: Object.fromEntries(zStats),

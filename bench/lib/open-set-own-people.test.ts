@@ -95,6 +95,35 @@ describe('open-set identification recalibrated on the people themselves', () => 
     }
   });
 
+  it('enrolls only the photos enrollment would take, and still probes with the others', () => {
+    // Each person's first photo is a poor capture (much noisier), which enrollment refuses.
+    const rnd = seededRandom(40);
+    const gauss = () => Math.sqrt(-2 * Math.log(Math.max(1e-12, rnd()))) * Math.cos(2 * Math.PI * rnd());
+    const photos: Photo[] = [];
+    for (let p = 0; p < 60; p++) {
+      const identity = Array.from({ length: 32 }, gauss);
+      for (let k = 0; k < 4; k++) {
+        const noise = k === 0 ? 2 : 0.5;
+        photos.push({ identity: `p${p}`, embedding: Float32Array.from(identity, (x) => x + noise * gauss()) });
+      }
+    }
+    const gated = photos.map((p, i) => ({ ...p, enrollable: i % 4 !== 0 }));
+    const everything = openSetOwnPeople(photos, cosine, 1, [1_000]);
+    const asEnrolled = openSetOwnPeople(gated, cosine, 1, [1_000]);
+    const allEnrollable = openSetOwnPeople(
+      photos.map((p) => ({ ...p, enrollable: true })),
+      cosine,
+      1,
+      [1_000],
+    );
+    expect(allEnrollable).toEqual(everything);
+    for (const fold of [0, 1]) {
+      // Enrolling the poor first photo, the others are matched against it; refused, against a good one.
+      expect(asEnrolled[fold]!.known_found_at_nominal).toBeGreaterThan(everything[fold]!.known_found_at_nominal + 0.2);
+      expect(asEnrolled[fold]!.strangers_accepted).toBeLessThan(0.05);
+    }
+  });
+
   it("takes part of each probe's similarity to its population's mean off its scores when asked to", () => {
     // People who share a common look in varying degree: a photo's impostor scores rise with how
     // much of it a photo carries, which the centring takes off probe by probe.

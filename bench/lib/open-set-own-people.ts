@@ -8,7 +8,14 @@ import { openSetAtScale, scoreForConfidence, thresholdForStrangers, type OpenSet
 export interface Photo {
   identity: string;
   embedding: Float32Array;
+  /**
+   * Whether the station's enrollment would take this photo as a sample (its quality and eye
+   * distance gates, face-operations.ts); false keeps it a probe only. Unset: enrollable.
+   */
+  enrollable?: boolean;
 }
+
+const enrollable = (p: Photo) => p.enrollable !== false;
 
 /**
  * How a person with several enrolled photos scores against a probe: the best of their samples
@@ -164,14 +171,20 @@ function measureCentred(half: Half, galleries: readonly number[], centring: numb
 }
 
 /**
- * Each photo's `centring` x similarity to the mean of `photos`, by its embedding: a station's whole
- * shift, on a gallery of that population large enough to be centred in full (matching/gallery-centre.ts).
+ * Each photo's `centring` x similarity to the mean of the enrollable ones (the gallery's), by its
+ * embedding: a station's whole shift, on a gallery of that population large enough to be centred
+ * in full (matching/gallery-centre.ts).
  */
-export function centringShifts(photos: readonly Pick<Photo, 'embedding'>[], centring: number): Map<Float32Array, number> {
+export function centringShifts(photos: readonly Pick<Photo, 'embedding' | 'enrollable'>[], centring: number): Map<Float32Array, number> {
   const units = photos.map((p) => normalize(p.embedding));
   const sum = new Float64Array(units[0]?.length ?? 0);
-  for (const v of units) addInto(sum, v);
-  const mean = galleryCentre(sum, units.length, 0);
+  let samples = 0;
+  for (const [k, v] of units.entries()) {
+    if (photos[k]!.enrollable === false) continue;
+    addInto(sum, v);
+    samples++;
+  }
+  const mean = galleryCentre(sum, samples, 0);
   return new Map(photos.map((p, k) => [p.embedding, centringShift(units[k]!, mean, centring)]));
 }
 
@@ -231,11 +244,21 @@ function calibrationOf({ photos, calibrate, score, enrolledPhotos, scoring }: Ha
   const calibrating = photos.filter((p) => calibrate.has(p.identity));
   return fitTail(
     scoring === 'best-sample'
-      ? allPairs(calibrating, (a, b) => score(a.embedding, b.embedding))
+      ? calibrationPairs(calibrating, score)
       : personScores(calibrating, enrolledPhotos, personScoreOf(score, scoring)).impostor.map((s) => ({
           score: s,
           genuine: false,
         })),
+  );
+}
+
+/**
+ * Every pair of the photos, but those of two photos enrollment would refuse: each comparison a
+ * station makes has an enrolled sample on one side.
+ */
+function calibrationPairs(photos: readonly Photo[], score: (a: Float32Array, b: Float32Array) => number): ScoredPair[] {
+  return allPairs(photos, (a, b) => (enrollable(a) || enrollable(b) ? score(a.embedding, b.embedding) : NaN)).filter(
+    (p) => !Number.isNaN(p.score),
   );
 }
 
@@ -264,9 +287,9 @@ function measureHalf(
 }
 
 /**
- * Each person enrolls up to `enrolledPhotos` photos: genuine, each photo of a person with two or
- * more against their other photos; impostor, each photo against every other person's first ones.
- * Each score's probe beside it.
+ * Each person enrolls up to `enrolledPhotos` photos, their first enrollable ones (a person with
+ * none is never enrolled): genuine, each photo of a person against their other enrollable ones;
+ * impostor, each photo against every other enrolled person's. Each score's probe beside it.
  */
 function personScores(
   photos: readonly Photo[],
@@ -282,9 +305,10 @@ function personScores(
   const genuine: number[] = [];
   const genuineProbes: Photo[] = [];
   for (const own of byPerson.values()) {
-    if (own.length < 2) continue;
     for (const probe of own) {
-      genuine.push(personScore(probe, own.filter((p) => p !== probe).slice(0, enrolledPhotos)));
+      const enrolled = own.filter((p) => p !== probe && enrollable(p)).slice(0, enrolledPhotos);
+      if (enrolled.length === 0) continue;
+      genuine.push(personScore(probe, enrolled));
       genuineProbes.push(probe);
     }
   }
@@ -292,8 +316,9 @@ function personScores(
   const impostorProbes: Photo[] = [];
   for (const probe of photos) {
     for (const [id, own] of byPerson) {
-      if (id === probe.identity) continue;
-      impostor.push(personScore(probe, own.slice(0, enrolledPhotos)));
+      const enrolled = own.filter(enrollable).slice(0, enrolledPhotos);
+      if (id === probe.identity || enrolled.length === 0) continue;
+      impostor.push(personScore(probe, enrolled));
       impostorProbes.push(probe);
     }
   }
