@@ -175,7 +175,10 @@ function measureCentred(half: Half, galleries: readonly number[], centring: numb
  * embedding: a station's whole shift, on a gallery of that population large enough to be centred
  * in full (matching/gallery-centre.ts).
  */
-export function centringShifts(photos: readonly Pick<Photo, 'embedding' | 'enrollable'>[], centring: number): Map<Float32Array, number> {
+export function centringShifts(
+  photos: readonly Pick<Photo, 'embedding' | 'enrollable'>[],
+  centring: number,
+): Map<Float32Array, number> {
   const units = photos.map((p) => normalize(p.embedding));
   const sum = new Float64Array(units[0]?.length ?? 0);
   let samples = 0;
