@@ -5,16 +5,18 @@ import { openSetOwnPeople, openSetOwnPeopleHalvings, type Photo } from './open-s
 
 /**
  * 60 people with 4 photos each in 32 dimensions: a person is a random direction, a photo that
- * direction plus noise of the given size (large noise: photos of one person barely agree).
+ * direction plus noise of the given size (large noise: photos of one person barely agree), each
+ * person's first photo with `firstPhotoNoise` instead.
  */
-function people(noise: number, seed: number): Photo[] {
+function people(noise: number, seed: number, firstPhotoNoise = noise): Photo[] {
   const rnd = seededRandom(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(Math.max(1e-12, rnd()))) * Math.cos(2 * Math.PI * rnd());
   const photos: Photo[] = [];
   for (let p = 0; p < 60; p++) {
     const identity = Array.from({ length: 32 }, gauss);
     for (let k = 0; k < 4; k++) {
-      photos.push({ identity: `p${p}`, embedding: Float32Array.from(identity, (x) => x + noise * gauss()) });
+      const size = k === 0 ? firstPhotoNoise : noise;
+      photos.push({ identity: `p${p}`, embedding: Float32Array.from(identity, (x) => x + size * gauss()) });
     }
   }
   return photos;
@@ -97,16 +99,7 @@ describe('open-set identification recalibrated on the people themselves', () => 
 
   it('enrolls only the photos enrollment would take, and still probes with the others', () => {
     // Each person's first photo is a poor capture (much noisier), which enrollment refuses.
-    const rnd = seededRandom(40);
-    const gauss = () => Math.sqrt(-2 * Math.log(Math.max(1e-12, rnd()))) * Math.cos(2 * Math.PI * rnd());
-    const photos: Photo[] = [];
-    for (let p = 0; p < 60; p++) {
-      const identity = Array.from({ length: 32 }, gauss);
-      for (let k = 0; k < 4; k++) {
-        const noise = k === 0 ? 2 : 0.5;
-        photos.push({ identity: `p${p}`, embedding: Float32Array.from(identity, (x) => x + noise * gauss()) });
-      }
-    }
+    const photos = people(0.5, 40, 2);
     const gated = photos.map((p, i) => ({ ...p, enrollable: i % 4 !== 0 }));
     const everything = openSetOwnPeople(photos, cosine, 1, [1_000]);
     const asEnrolled = openSetOwnPeople(gated, cosine, 1, [1_000]);
