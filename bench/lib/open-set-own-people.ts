@@ -15,7 +15,7 @@ export interface Photo {
   enrollable?: boolean;
 }
 
-const enrollable = (p: Photo) => p.enrollable !== false;
+const enrollable = (p: Pick<Photo, 'enrollable'>) => p.enrollable !== false;
 
 /**
  * How a person with several enrolled photos scores against a probe: the best of their samples
@@ -183,7 +183,7 @@ export function centringShifts(
   const sum = new Float64Array(units[0]?.length ?? 0);
   let samples = 0;
   for (const [k, v] of units.entries()) {
-    if (photos[k]!.enrollable === false) continue;
+    if (!enrollable(photos[k]!)) continue;
     addInto(sum, v);
     samples++;
   }

@@ -58,10 +58,9 @@ describe('steady throughput', () => {
     // Timed from the first request sent to the last answered, as bench:face did to stop 46.
     expect(mean((r) => r.whole)).toBeLessThan(1.98);
     expect(mean((r) => r.betweenEnds)).toBeLessThan(1.98);
-    const { rps, cores, requests } = steadyThroughput(simulate(2, 150, 4, 47), 4);
+    const { rps, cores } = steadyThroughput(simulate(2, 150, 4, 47), 4);
     expect(rps).toBeCloseTo(2000 / 150, 0);
     expect(cores).toBeCloseTo(2, 6);
-    expect(requests).toBe(39);
   });
 
   it('refuses a run too short to have a steady window', () => {

@@ -9,8 +9,6 @@ export interface SteadyThroughput {
   rps: number;
   /** CPU time of every thread of the process over the same window, per second of it. */
   cores: number;
-  /** Completions the window counted. */
-  requests: number;
 }
 
 /**
@@ -40,5 +38,5 @@ export function steadyThroughput(completions: readonly Completion[], clients: nu
     sTT += (c.at - meanT) ** 2;
   });
   const seconds = (last.at - first.at) / 1000;
-  return { rps: (1000 * sTI) / sTT, cores: (last.cpuMicros - first.cpuMicros) / 1e6 / seconds, requests: window.length - 1 };
+  return { rps: (1000 * sTI) / sTT, cores: (last.cpuMicros - first.cpuMicros) / 1e6 / seconds };
 }
