@@ -59,17 +59,24 @@ const scored = list.flatMap((image, i) => {
   return face ? [{ image, face, traits: traitsOf(face, params) }] : [];
 });
 
+const share = (n: number, of: number) => Math.round((n / of) * 1000) / 1000;
+// What a reported value means to whoever reads one photo's answer: the share of labelled and of
+// unlabelled photos reported at 50 or more (the AUC says only how well the values rank).
+const REPORTED = 50;
 const rows = TRAITS.map((trait) => {
   const points = scored.map(({ image, traits }) => ({ score: traits[trait], positive: LABELS[trait](image) }));
-  const positives = points.filter((p) => p.positive).length;
+  const positives = points.filter((p) => p.positive);
+  const negatives = points.filter((p) => !p.positive);
   const auc = areaUnderCurve(points);
   return {
     trait,
-    positives,
-    negatives: points.length - positives,
+    positives: positives.length,
+    negatives: negatives.length,
     auc: Math.round(auc * 1000) / 1000,
     goal: GOAL,
     met: auc >= GOAL ? 'yes' : 'no',
+    [`positives_at_${REPORTED}_or_more`]: share(positives.filter((p) => p.score >= REPORTED).length, positives.length),
+    [`negatives_at_${REPORTED}_or_more`]: share(negatives.filter((p) => p.score >= REPORTED).length, negatives.length),
   };
 });
 printTable(rows);
@@ -86,7 +93,6 @@ const genderPoints = scored.flatMap(({ image, face }) =>
 );
 const men = genderPoints.filter((p) => p.positive);
 const women = genderPoints.filter((p) => !p.positive);
-const share = (n: number, of: number) => Math.round((n / of) * 1000) / 1000;
 const gender = {
   men: men.length,
   women: women.length,

@@ -281,8 +281,8 @@ export class FaceRuntime {
     let gender: MajorFace['gender'] = null;
     if (options.embedding || options.ageGender) {
       const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
-      // The equalised frame's square, for age and gender (and the descriptor shipped to stop 36, measured beside).
-      const aligned = options.ageGender || options.alternatives ? regionTensor(work, align) : null;
+      // The equalised frame's square, for the descriptor shipped to stop 36 (measured beside).
+      const aligned = options.alternatives ? regionTensor(work, align) : null;
       try {
         if (options.embedding) {
           // Four views of each network: two crops placed by independent landmarks, so each one's
@@ -340,10 +340,17 @@ export class FaceRuntime {
           }
         }
         lap('embedding');
-        if (options.ageGender && aligned) {
-          const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(aligned);
-          age = Math.round(ag.age * 10) / 10;
-          gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
+        if (options.ageGender) {
+          // dlib's square of the frame as received: CLAHE's local contrast misled the network as
+          // it did the descriptors (eval:attributes, docs/face-engine.md).
+          const crop = regionTensor(original, align);
+          try {
+            const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(crop);
+            age = Math.round(ag.age * 10) / 10;
+            gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
+          } finally {
+            crop.dispose();
+          }
           lap('ageGender');
         }
       } finally {
