@@ -124,6 +124,20 @@ const facialHair = (['beard', 'mustache'] as const).map((trait) => {
 console.log('\nbeard y mustache: mujeres entre las falsas alarmas de mayor puntaje');
 printTable(facialHair);
 
+// The hat's highest-scoring false alarms: how many have a fringe (CelebA's Bangs), hair in the
+// band above the brows that the cue reads.
+const hatNegatives = scored.filter(({ image }) => !LABELS.hat(image));
+const hatFalseAlarms = {
+  negatives_with_bangs: hatNegatives.filter(({ image }) => image.attributes.Bangs === 1).length,
+  negatives: hatNegatives.length,
+  [`bangs_in_top_${TOP}_negatives`]: [...hatNegatives]
+    .sort((a, b) => b.traits.hat - a.traits.hat)
+    .slice(0, TOP)
+    .filter(({ image }) => image.attributes.Bangs === 1).length,
+};
+console.log('\nhat: flequillo (Bangs) entre las falsas alarmas de mayor puntaje');
+printTable([hatFalseAlarms]);
+
 const lfwGlasses = new Map<string, number[]>();
 lfw.forEach((image, i) => {
   const face = lfwAnalyses[i]?.major;
@@ -151,6 +165,7 @@ writeFileSync(
       attributes: Object.fromEntries(rows.map(({ trait, ...r }) => [trait, r])),
       gender,
       facial_hair_false_alarms: facialHair,
+      hat_false_alarms: hatFalseAlarms,
       lfw_glasses_by_person: lfwRows,
     },
     null,
