@@ -107,13 +107,16 @@ printTable([gender]);
 // Why facial hair is weighed by the gender estimate: who the highest-scoring false alarms are,
 // by the image cue alone and as reported (CelebA's Male label).
 const TOP = 12;
+type Scored = (typeof scored)[number];
+/** How many of the TOP highest-scoring photos have `feature`. */
+const amongTop = (photos: Scored[], score: (s: Scored) => number, feature: (s: Scored) => boolean) =>
+  [...photos]
+    .sort((a, b) => score(b) - score(a))
+    .slice(0, TOP)
+    .filter(feature).length;
 const facialHair = (['beard', 'mustache'] as const).map((trait) => {
   const negatives = scored.filter(({ image }) => !LABELS[trait](image));
-  const womenAmongTop = (score: (s: (typeof scored)[number]) => number) =>
-    [...negatives]
-      .sort((a, b) => score(b) - score(a))
-      .slice(0, TOP)
-      .filter(({ image }) => image.attributes.Male !== 1).length;
+  const womenAmongTop = (score: (s: Scored) => number) => amongTop(negatives, score, ({ image }) => image.attributes.Male !== 1);
   return {
     trait,
     positives_women: scored.filter(({ image }) => LABELS[trait](image) && image.attributes.Male !== 1).length,
@@ -130,10 +133,11 @@ const hatNegatives = scored.filter(({ image }) => !LABELS.hat(image));
 const hatFalseAlarms = {
   negatives_with_bangs: hatNegatives.filter(({ image }) => image.attributes.Bangs === 1).length,
   negatives: hatNegatives.length,
-  [`bangs_in_top_${TOP}_negatives`]: [...hatNegatives]
-    .sort((a, b) => b.traits.hat - a.traits.hat)
-    .slice(0, TOP)
-    .filter(({ image }) => image.attributes.Bangs === 1).length,
+  [`bangs_in_top_${TOP}_negatives`]: amongTop(
+    hatNegatives,
+    (s) => s.traits.hat,
+    ({ image }) => image.attributes.Bangs === 1,
+  ),
 };
 console.log('\nhat: flequillo (Bangs) entre las falsas alarmas de mayor puntaje');
 printTable([hatFalseAlarms]);
