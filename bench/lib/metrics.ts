@@ -3,12 +3,17 @@ export interface ScoredPair {
   genuine: boolean;
 }
 
-/** Every unordered pair of `items`, scored, genuine when both are of one identity. */
-export function allPairs<T extends { identity: string }>(items: readonly T[], score: (a: T, b: T) => number): ScoredPair[] {
+/** Every unordered pair of `items` that `include` keeps, scored, genuine when both are of one identity. */
+export function allPairs<T extends { identity: string }>(
+  items: readonly T[],
+  score: (a: T, b: T) => number,
+  include: (a: T, b: T) => boolean = () => true,
+): ScoredPair[] {
   const pairs: ScoredPair[] = [];
   for (let i = 0; i < items.length; i++) {
     for (let j = i + 1; j < items.length; j++) {
-      pairs.push({ score: score(items[i]!, items[j]!), genuine: items[i]!.identity === items[j]!.identity });
+      if (include(items[i]!, items[j]!))
+        pairs.push({ score: score(items[i]!, items[j]!), genuine: items[i]!.identity === items[j]!.identity });
     }
   }
   return pairs;

@@ -260,8 +260,10 @@ function calibrationOf({ photos, calibrate, score, enrolledPhotos, scoring }: Ha
  * station makes has an enrolled sample on one side.
  */
 function calibrationPairs(photos: readonly Photo[], score: (a: Float32Array, b: Float32Array) => number): ScoredPair[] {
-  return allPairs(photos, (a, b) => (enrollable(a) || enrollable(b) ? score(a.embedding, b.embedding) : NaN)).filter(
-    (p) => !Number.isNaN(p.score),
+  return allPairs(
+    photos,
+    (a, b) => score(a.embedding, b.embedding),
+    (a, b) => enrollable(a) || enrollable(b),
   );
 }
 
