@@ -36,21 +36,39 @@ describe('darkLineDepth', () => {
 });
 
 describe('hairShare', () => {
-  /** A 30x10 RGB strip of three 10x10 swatches: skin, dark brown hair, lips. */
-  const swatches: [number, number, number][] = [
-    [205, 160, 135],
-    [70, 50, 40],
-    [170, 70, 80],
-  ];
-  const rgb = new Uint8Array(30 * 10 * 3);
-  for (let y = 0; y < 10; y++) for (let x = 0; x < 30; x++) rgb.set(swatches[Math.floor(x / 10)]!, (y * 30 + x) * 3);
-  const box = (i: number) => ({ x: 10 * i, y: 0, width: 10, height: 10 });
-  const luma = lumaOf(rgb, 30, 10);
-  const skin = { luma: regionStats(luma, box(0)).mean, cr: chromaMean(rgb, 30, 10, box(0)).cr };
+  /** A strip of 10x10 swatches, left to right, as packed RGB with its luma. */
+  function strip(swatches: readonly (readonly [number, number, number])[]) {
+    const width = 10 * swatches.length;
+    const rgb = new Uint8Array(width * 10 * 3);
+    for (let y = 0; y < 10; y++) for (let x = 0; x < width; x++) rgb.set(swatches[Math.floor(x / 10)]!, (y * width + x) * 3);
+    const luma = lumaOf(rgb, width, 10);
+    const box = (i: number) => ({ x: 10 * i, y: 0, width: 10, height: 10 });
+    const { cr, red } = chromaMean(rgb, width, 10, box(0));
+    const skin = { luma: regionStats(luma, box(0)).mean, cr, red };
+    return (i: number) => hairShare(luma, rgb, box(i), skin);
+  }
 
-  it('counts hair as hair, and neither skin nor red lips', () => {
-    expect(hairShare(luma, rgb, box(0), skin)).toBe(0);
-    expect(hairShare(luma, rgb, box(1), skin)).toBe(1);
-    expect(hairShare(luma, rgb, box(2), skin)).toBe(0);
+  it('counts dark hair whole, a shadow and brown hair half, and neither skin nor red lips', () => {
+    const share = strip([
+      [205, 160, 135], // skin
+      [40, 34, 33], // black hair
+      [103, 80, 68], // the skin in shadow: half its light, the same red share
+      [70, 50, 40], // dark brown hair, as red as the skin
+      [170, 70, 80], // lips
+    ]);
+    expect(share(0)).toBe(0);
+    expect(share(1)).toBe(1);
+    expect(share(2)).toBe(0.5);
+    expect(share(3)).toBe(0.5);
+    expect(share(4)).toBe(0);
+  });
+
+  it('counts darkness whole where the skin has no colour (a grey frame)', () => {
+    const share = strip([
+      [170, 170, 170],
+      [60, 60, 60],
+    ]);
+    expect(share(0)).toBe(0);
+    expect(share(1)).toBe(1);
   });
 });

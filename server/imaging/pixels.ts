@@ -94,14 +94,23 @@ export function laplacianVariance(plane: Plane, box: Box, step = 1): number {
   return (sq / n - mean * mean) / (255 * 255);
 }
 
-/** Mean chroma (Cb, Cr, centred on 0, scale 0..1) of packed RGB in a box. */
 /** Cr of YCbCr (BT.601), 0..255 scale. */
 const redDifference = (r: number, g: number, b: number): number => 0.5 * r - 0.4187 * g - 0.0813 * b;
 
-export function chromaMean(rgb: Uint8Array, width: number, height: number, box: Box): { cb: number; cr: number } {
+/**
+ * Red's share of a pixel, R / (R + G + B): a shadow scales the three channels alike, gamma-encoded
+ * or not, and keeps it. The 1 keeps black defined (and less red than any skin).
+ */
+const redShare = (r: number, g: number, b: number): number => r / (r + g + b + 1);
+
+/**
+ * Mean chroma (Cb, Cr, centred on 0, scale 0..1) and mean red share of packed RGB in a box.
+ */
+export function chromaMean(rgb: Uint8Array, width: number, height: number, box: Box): { cb: number; cr: number; red: number } {
   const b = clampBox(box, width, height);
   let cb = 0;
   let cr = 0;
+  let red = 0;
   let n = 0;
   for (let y = b.y; y < b.y + b.height; y++) {
     for (let x = b.x; x < b.x + b.width; x++) {
@@ -111,10 +120,11 @@ export function chromaMean(rgb: Uint8Array, width: number, height: number, box: 
       const bl = rgb[j + 2]!;
       cb += -0.1687 * r - 0.3313 * g + 0.5 * bl;
       cr += redDifference(r, g, bl);
+      red += redShare(r, g, bl);
       n++;
     }
   }
-  return n === 0 ? { cb: 0, cr: 0 } : { cb: cb / n / 255, cr: cr / n / 255 };
+  return n === 0 ? { cb: 0, cr: 0, red: 1 / 3 } : { cb: cb / n / 255, cr: cr / n / 255, red: red / n };
 }
 
 /**
@@ -161,21 +171,38 @@ export function darkLineDepth(
   return Number.isFinite(depth) ? depth : 0;
 }
 
+/** Under this red share a cheek leaves hair no room for a lower one (a grey or infrared frame, pale skin in cool light); grey is 1/3. */
+const COLOURLESS_SKIN_RED = 1 / 3 + 0.03;
+
 /**
- * Share of a box's pixels that look like hair against a skin reference (luma and Cr 0..1, as
- * regionStats and chromaMean give them): no redder than the skin (lips, the other dark thing near
- * a beard, are redder), and clearly darker, or somewhat darker and less red (hair has less Cr than
- * skin).
+ * Share of a box's pixels that look like hair against a skin reference (luma and Cr 0..1, and the
+ * red share, as regionStats and chromaMean give them).
+ *
+ * By luma and Cr: no redder than the skin (lips, the other dark thing near a beard, are redder),
+ * and clearly darker, or somewhat darker and less red. A shadow passes that test too: it darkens
+ * the skin and lowers its Cr with its luma. What a shadow keeps is the skin's red share; dark hair
+ * (but red hair) has less of it. So a pixel that passes counts half, and the other half is for
+ * one somewhat darker whose red share is also clearly under the skin's: a shadow scores half, dark
+ * hair whole. Brown hair, whose red share is the skin's, scores as a shadow does. Where the
+ * cheek has almost no red, the luma test counts whole.
  */
-export function hairShare(luma: Plane, rgb: Uint8Array, box: Box, skin: { luma: number; cr: number }): number {
+export function hairShare(luma: Plane, rgb: Uint8Array, box: Box, skin: { luma: number; cr: number; red: number }): number {
   const b = clampBox(box, luma.width, luma.height);
+  const colourless = skin.red < COLOURLESS_SKIN_RED;
   let hair = 0;
   for (let y = b.y; y < b.y + b.height; y++) {
     for (let x = b.x; x < b.x + b.width; x++) {
       const i = y * luma.width + x;
-      const cr = redDifference(rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!) / 255;
+      const [r, g, bl] = [rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!];
+      const cr = redDifference(r, g, bl) / 255;
       const darker = (skin.luma - luma.data[i]! / 255) / Math.max(0.02, skin.luma);
-      if (cr <= skin.cr + 0.02 && (darker >= 0.25 || (darker >= 0.08 && cr <= skin.cr - 0.01))) hair++;
+      const byLuma = cr <= skin.cr + 0.02 && (darker >= 0.25 || (darker >= 0.08 && cr <= skin.cr - 0.01));
+      if (colourless) {
+        if (byLuma) hair++;
+        continue;
+      }
+      if (byLuma) hair += 0.5;
+      if (darker >= 0.08 && redShare(r, g, bl) <= skin.red - 0.02) hair += 0.5;
     }
   }
   const n = b.width * b.height;

@@ -8,27 +8,40 @@ function patch(center: Point, w: number, h: number): Box {
   return { x: center[0] - w / 2, y: center[1] - h / 2, width: w, height: h };
 }
 
-/**
- * Attribute cues from image regions placed by the 68 landmarks, each relative to the person's
- * own cheek skin so that lighting and skin tone cancel out. Constants are set by reasoning
- * about the regions, not fitted to any data set; `npm run eval:attributes` measures them.
- */
-export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]): AttributeCues {
-  const { width, height } = luma;
+/** The face's scale and its skin, from the cheeks, that each cue is measured against. */
+interface SkinReference {
+  /** Eye-centre distance, px. */
+  d: number;
+  cheekLuma: number;
+  cheekGrad: number;
+  cb: number;
+  cr: number;
+  red: number;
+}
+
+function skinReference(luma: Plane, rgb: Uint8Array, lm: readonly Point[]): SkinReference {
+  const d = Math.max(1, distance(centroid(lm.slice(36, 42)), centroid(lm.slice(42, 48))));
+  const s = d * 0.28;
+  const cheeks = [patch(centroid([lm[3]!, lm[31]!, lm[41]!]), s, s), patch(centroid([lm[13]!, lm[35]!, lm[46]!]), s, s)];
+  const stats = cheeks.map((b) => regionStats(luma, b));
+  const grad = cheeks.map((b) => gradientEnergy(luma, b)).reduce((a, g) => a + g.horizontal + g.vertical, 0) / 4;
+  const chroma = cheeks.map((b) => chromaMean(rgb, luma.width, luma.height, b));
+  return {
+    d,
+    cheekLuma: Math.max(0.02, (stats[0]!.mean + stats[1]!.mean) / 2),
+    cheekGrad: grad + 0.004,
+    cb: (chroma[0]!.cb + chroma[1]!.cb) / 2,
+    cr: (chroma[0]!.cr + chroma[1]!.cr) / 2,
+    red: (chroma[0]!.red + chroma[1]!.red) / 2,
+  };
+}
+
+/** Spectacles and dark lenses, from the eye regions. */
+function spectacleCues(luma: Plane, lm: readonly Point[], skin: SkinReference): { glasses: number; darkGlasses: number } {
+  const { d, cheekLuma, cheekGrad } = skin;
   const rightEye = centroid(lm.slice(36, 42));
   const leftEye = centroid(lm.slice(42, 48));
-  const d = Math.max(1, distance(rightEye, leftEye));
-  const s = d * 0.28;
-
-  const cheeks = [patch(centroid([lm[3]!, lm[31]!, lm[41]!]), s, s), patch(centroid([lm[13]!, lm[35]!, lm[46]!]), s, s)];
-  const cheekStats = cheeks.map((b) => regionStats(luma, b));
-  const cheekLuma = Math.max(0.02, (cheekStats[0]!.mean + cheekStats[1]!.mean) / 2);
-  const cheekGrad = cheeks.map((b) => gradientEnergy(luma, b)).reduce((a, g) => a + g.horizontal + g.vertical, 0) / 4 + 0.004;
-  const skin = cheeks.map((b) => chromaMean(rgb, width, height, b));
-  const skinCb = (skin[0]!.cb + skin[1]!.cb) / 2;
-  const skinCr = (skin[0]!.cr + skin[1]!.cr) / 2;
-
-  // Spectacles: a frame's bar across the nose bridge makes horizontal edges that skin does not,
+  // A frame's bar across the nose bridge makes horizontal edges that skin does not,
   // and its rims thin dark lines below both eyes (in the frame of the eye line, so a rolled head
   // keeps them rows). Line depths are relative to the cheek; a rim must show under both eyes.
   const bridge = { x: lm[39]![0], y: lm[27]![1] - 0.12 * d, width: Math.max(2, lm[42]![0] - lm[39]![0]), height: 0.24 * d };
@@ -57,6 +70,32 @@ export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]
   const eyeLuma = eyes.map((b) => regionStats(luma, b).mean).reduce((a, v) => a + v, 0) / 2;
   const darkCue = sigmoid((0.55 - eyeLuma / cheekLuma) * 12) * Math.sqrt(glassesCue);
 
+  return { glasses: glassesCue, darkGlasses: darkCue };
+}
+
+/**
+ * Attribute cues from image regions placed by landmarks in the iBUG 68-point scheme, each
+ * relative to the person's own cheek skin so that lighting and skin tone cancel out. Constants
+ * are set by reasoning about the regions, not fitted to any data set; `npm run eval:attributes`
+ * measures them.
+ *
+ * Spectacles are read at face-api's points (`faceApi68`). The mouth, chin and forehead cues at
+ * the mesh's (`mesh68`, when the mesh ran): face-api's points are placed in Human's detector box,
+ * about 1.5 times the face, and where they slip (a man speaking, his brows put on his hair and his
+ * chin on the collar) so do those regions; the mesh is fitted to the face itself
+ * (docs/face-engine.md, "Where the trait regions are placed").
+ */
+export function attributeCues(
+  luma: Plane,
+  rgb: Uint8Array,
+  faceApi68: readonly Point[],
+  mesh68: readonly Point[] | null,
+): AttributeCues {
+  const { width, height } = luma;
+  const { glasses: glassesCue, darkGlasses: darkCue } = spectacleCues(luma, faceApi68, skinReference(luma, rgb, faceApi68));
+  const lm = mesh68 ?? faceApi68;
+  const { d, cheekLuma, cheekGrad, cb: skinCb, cr: skinCr, red: skinRed } = skinReference(luma, rgb, lm);
+
   // Moustache: between the nose base and the upper lip, darker than the cheeks.
   const lipTop = lm[51]![1];
   const noseBase = lm[33]![1];
@@ -69,7 +108,7 @@ export function attributeCues(luma: Plane, rgb: Uint8Array, lm: readonly Point[]
   const moustacheLuma = regionStats(luma, moustache).mean;
   // The skin reference for hair: the cheeks (a full beard can reach them, which only makes the
   // cues below more cautious).
-  const skinRef = { luma: cheekLuma, cr: skinCr };
+  const skinRef = { luma: cheekLuma, cr: skinCr, red: skinRed };
   const moustacheHair = hairShare(luma, rgb, moustache, skinRef);
   const moustacheCue = sigmoid(((cheekLuma - moustacheLuma) / cheekLuma - 0.2) * 5 + (moustacheHair - 0.3) * 6);
 

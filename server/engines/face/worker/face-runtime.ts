@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { applyLuma, claheClipFor, claheMapping } from '../analysis/clahe.js';
 import { attributeCues } from '../analysis/cues.js';
+import { meshAs68 } from '../analysis/mesh-landmarks.js';
 import {
   boundingBox,
   centroid,
@@ -377,7 +378,7 @@ export class FaceRuntime {
     const stats = regionStats(luma, detected.box);
     const sharpness = await sharpnessP;
     const imageStats: FaceImageStats = { brightness: stats.mean, contrast: stats.std, sharpness, clipped: stats.clipped };
-    const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68) : null;
+    const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68, meshAs68(mesh)) : null;
     const presentation = options.presentation ? framingCue(luma, detected.box) : null;
     lap('measures');
 
