@@ -10,7 +10,7 @@ import { packageRoot } from '../server/version.js';
 import { celeba, FIXTURES, folderPerPerson, type CelebaImage } from './lib/datasets.js';
 import { DARK_GLASSES_FILES } from './lib/dark-glasses-labels.js';
 import { ANALYZE_FOR_EVAL, analyzeFiles, startEngine } from './lib/engine.js';
-import { areaUnderCurve, printTable } from './lib/metrics.js';
+import { areaUnderCurve, median, printTable } from './lib/metrics.js';
 
 type Trait = 'glasses' | 'darkGlasses' | 'beard' | 'mustache' | 'hat' | 'openMouth';
 
@@ -104,6 +104,22 @@ const gender = {
 console.log('\ngender (face-api) contra la etiqueta Male de CelebA');
 printTable([gender]);
 
+// The age estimate against CelebA's only age label, Young: how well it orders the young before
+// the others (the same net, so a crop that helps one estimate may not help the other).
+const agePoints = scored.flatMap(({ image, face }) =>
+  face.age === null ? [] : [{ score: -face.age, age: face.age, positive: image.attributes.Young === 1 }],
+);
+const ages = (young: boolean) => agePoints.filter((p) => p.positive === young).map((p) => p.age);
+const age = {
+  young: ages(true).length,
+  not_young: ages(false).length,
+  auc_young: Math.round(areaUnderCurve(agePoints) * 1000) / 1000,
+  median_age_young: Math.round(median(ages(true)) * 10) / 10,
+  median_age_not_young: Math.round(median(ages(false)) * 10) / 10,
+};
+console.log('\nedad (face-api) contra la etiqueta Young de CelebA');
+printTable([age]);
+
 // Why facial hair is weighed by the gender estimate: who the highest-scoring false alarms are,
 // by the image cue alone and as reported (CelebA's Male label).
 const TOP = 12;
@@ -168,6 +184,7 @@ writeFileSync(
       note: 'CelebA labels; darkGlasses against hand labels of its Eyeglasses photos (bench/lib/dark-glasses-labels.ts)',
       attributes: Object.fromEntries(rows.map(({ trait, ...r }) => [trait, r])),
       gender,
+      age,
       facial_hair_false_alarms: facialHair,
       hat_false_alarms: hatFalseAlarms,
       lfw_glasses_by_person: lfwRows,

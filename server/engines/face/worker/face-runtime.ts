@@ -267,6 +267,7 @@ export class FaceRuntime {
     lap('landmarks');
 
     const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
+    const mesh68 = meshAs68(mesh);
     const irisA = hf.annotations.leftEyeIris?.[0];
     const irisB = hf.annotations.rightEyeIris?.[0];
     // Iris centres when the iris model ran, eye-contour centres otherwise; the subject's left eye has the larger x.
@@ -342,9 +343,11 @@ export class FaceRuntime {
         }
         lap('embedding');
         if (options.ageGender) {
-          // dlib's square of the frame as received: CLAHE's local contrast misled the network as
-          // it did the descriptors (eval:attributes, docs/face-engine.md).
-          const crop = regionTensor(original, align);
+          // dlib's square of the frame as received (CLAHE's local contrast misled the network as
+          // it did the descriptors), placed by the mesh's eyes and mouth where the mesh ran: they
+          // slip less than face-api's points (eval:attributes, docs/face-engine.md).
+          const square = mesh68 ? clampBox(dlibAlignmentBox(mesh68), work.width, work.height) : align;
+          const crop = regionTensor(original, square);
           try {
             const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(crop);
             age = Math.round(ag.age * 10) / 10;
@@ -378,7 +381,7 @@ export class FaceRuntime {
     const stats = regionStats(luma, detected.box);
     const sharpness = await sharpnessP;
     const imageStats: FaceImageStats = { brightness: stats.mean, contrast: stats.std, sharpness, clipped: stats.clipped };
-    const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68, meshAs68(mesh)) : null;
+    const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68, mesh68) : null;
     const presentation = options.presentation ? framingCue(luma, detected.box) : null;
     lap('measures');
 
