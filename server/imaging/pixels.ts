@@ -171,7 +171,10 @@ export function darkLineDepth(
   return Number.isFinite(depth) ? depth : 0;
 }
 
-/** Under this red share a cheek leaves hair no room for a lower one (a grey or infrared frame, pale skin in cool light); grey is 1/3. */
+/**
+ * Under this red share a cheek leaves hair no room for a lower one: a grey or infrared frame, or
+ * pale skin in cool light (grey is 1/3).
+ */
 const COLOURLESS_SKIN_RED = 1 / 3 + 0.03;
 
 /**
@@ -181,7 +184,7 @@ const COLOURLESS_SKIN_RED = 1 / 3 + 0.03;
  * By luma and Cr: no redder than the skin (lips, the other dark thing near a beard, are redder),
  * and clearly darker, or somewhat darker and less red. A shadow passes that test too: it darkens
  * the skin and lowers its Cr with its luma. What a shadow keeps is the skin's red share; dark hair
- * (but red hair) has less of it. So a pixel that passes counts half, and the other half is for
+ * (red hair aside) has less of it. So a pixel that passes counts half, and the other half is for
  * one somewhat darker whose red share is also clearly under the skin's: a shadow scores half, dark
  * hair whole. Brown hair, whose red share is the skin's, scores as a shadow does. Where the
  * cheek has almost no red, the luma test counts whole.
@@ -193,7 +196,9 @@ export function hairShare(luma: Plane, rgb: Uint8Array, box: Box, skin: { luma: 
   for (let y = b.y; y < b.y + b.height; y++) {
     for (let x = b.x; x < b.x + b.width; x++) {
       const i = y * luma.width + x;
-      const [r, g, bl] = [rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!];
+      const r = rgb[3 * i]!;
+      const g = rgb[3 * i + 1]!;
+      const bl = rgb[3 * i + 2]!;
       const cr = redDifference(r, g, bl) / 255;
       const darker = (skin.luma - luma.data[i]! / 255) / Math.max(0.02, skin.luma);
       const byLuma = cr <= skin.cr + 0.02 && (darker >= 0.25 || (darker >= 0.08 && cr <= skin.cr - 0.01));

@@ -92,9 +92,11 @@ export function attributeCues(
   mesh68: readonly Point[] | null,
 ): AttributeCues {
   const { width, height } = luma;
-  const { glasses: glassesCue, darkGlasses: darkCue } = spectacleCues(luma, faceApi68, skinReference(luma, rgb, faceApi68));
+  const faceApiSkin = skinReference(luma, rgb, faceApi68);
+  const { glasses: glassesCue, darkGlasses: darkCue } = spectacleCues(luma, faceApi68, faceApiSkin);
   const lm = mesh68 ?? faceApi68;
-  const { d, cheekLuma, cheekGrad, cb: skinCb, cr: skinCr, red: skinRed } = skinReference(luma, rgb, lm);
+  const skin = mesh68 ? skinReference(luma, rgb, mesh68) : faceApiSkin;
+  const { d, cheekLuma, cheekGrad, cb: skinCb, cr: skinCr, red: skinRed } = skin;
 
   // Moustache: between the nose base and the upper lip, darker than the cheeks.
   const lipTop = lm[51]![1];
