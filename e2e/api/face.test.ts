@@ -74,6 +74,23 @@ describe('extraer-datos-rostro-UI', () => {
     expect(speaking.traits!.hat).toBeLessThan(50);
     expect(speaking.traits!.mustache).toBeLessThan(50);
     expect(speaking.traits!.beard).toBeLessThan(bearded.traits!.beard - 25);
+    // The points reported are those the regions are placed by: each eye's contour (points 36-41,
+    // 42-47) centred on the iris found apart from it (face-api's were a quarter of the eye distance off).
+    const iod = Math.hypot(
+      speaking.leftEyePoint.x - speaking.rightEyePoint.x,
+      speaking.leftEyePoint.y - speaking.rightEyePoint.y,
+    );
+    const contourCentre = (from: number) => {
+      const contour = speaking.position.points.slice(from, from + 6);
+      return { x: contour.reduce((a, p) => a + p.x, 0) / 6, y: contour.reduce((a, p) => a + p.y, 0) / 6 };
+    };
+    for (const [from, iris] of [
+      [36, speaking.rightEyePoint],
+      [42, speaking.leftEyePoint],
+    ] as const) {
+      const c = contourCentre(from);
+      expect(Math.hypot(c.x - iris.x, c.y - iris.y) / iod).toBeLessThan(0.15);
+    }
   });
 
   it('honours the detect flags and the gates, naming what failed', async () => {

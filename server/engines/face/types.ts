@@ -55,8 +55,14 @@ export interface MajorFace extends DetectedFace {
   leftEyeRegion: Box;
   rightEyeRegion: Box;
   noseRegion: Box;
-  /** face-api's 68-point landmarks in frame pixels. */
+  /** face-api's 68-point landmarks in frame pixels: the recognition crops and the spectacle cues are placed by them. */
   landmarks68: Point[];
+  /**
+   * The 68 points reported (and the nose tip and regions above): Human's mesh at the iBUG places
+   * where the mesh ran, which the other traits and the age and gender crop also read; face-api's
+   * otherwise. face-api's slip where its landmark net is given too loose a box (docs/face-engine.md).
+   */
+  points68: Point[];
   iod: number;
   /** Degrees. */
   yaw: number;

@@ -122,7 +122,7 @@ export function facePropertiesOf(
       yaw: r1(face.yaw),
       pitch: r1(face.pitch),
       roll: r1(face.roll),
-      points: face.landmarks68.map((p, i) => point(p, i, confidence)),
+      points: face.points68.map((p, i) => point(p, i, confidence)),
     },
     quality: { score: quality.score, failed: quality.failed },
     thumbnail: face.thumbnail ? Buffer.from(face.thumbnail).toString('base64') : '',

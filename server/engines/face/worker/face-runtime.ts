@@ -268,6 +268,7 @@ export class FaceRuntime {
 
     const mesh = hf.mesh.map((p) => [p[0], p[1]] as Point);
     const mesh68 = meshAs68(mesh);
+    const points68 = mesh68 ?? landmarks68;
     const irisA = hf.annotations.leftEyeIris?.[0];
     const irisB = hf.annotations.rightEyeIris?.[0];
     // Iris centres when the iris model ran, eye-contour centres otherwise; the subject's left eye has the larger x.
@@ -394,11 +395,12 @@ export class FaceRuntime {
       ...detected,
       leftEye,
       rightEye,
-      noseTip: landmarks68[30]!,
-      leftEyeRegion: grow(boundingBox(landmarks68.slice(42, 48)), 1.4),
-      rightEyeRegion: grow(boundingBox(landmarks68.slice(36, 42)), 1.4),
-      noseRegion: boundingBox(landmarks68.slice(27, 36)),
+      noseTip: points68[30]!,
+      leftEyeRegion: grow(boundingBox(points68.slice(42, 48)), 1.4),
+      rightEyeRegion: grow(boundingBox(points68.slice(36, 42)), 1.4),
+      noseRegion: boundingBox(points68.slice(27, 36)),
       landmarks68,
+      points68,
       iod,
       // Station convention (docs/face-engine.md): yaw > 0 the person turns to their right,
       // pitch > 0 they look up. Human's pitch grows when looking down, hence the sign.
