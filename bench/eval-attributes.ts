@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractParametersSchema } from '../common/api/face-schemas.js';
-import { traitsOf } from '../server/operations/face/face-properties.js';
+import { GENDER_MIN_PROBABILITY, traitsOf } from '../server/operations/face/face-properties.js';
 import { packageRoot } from '../server/version.js';
 import { celeba, FIXTURES, folderPerPerson, type CelebaImage } from './lib/datasets.js';
 import { DARK_GLASSES_FILES } from './lib/dark-glasses-labels.js';
@@ -91,6 +91,7 @@ const genderPoints = scored.flatMap(({ image, face }) =>
     ? [{ score: face.gender.type === 'MALE' ? face.gender.score : 1 - face.gender.score, positive: image.attributes.Male === 1 }]
     : [],
 );
+const named = (p: { score: number }) => Math.max(p.score, 1 - p.score) >= GENDER_MIN_PROBABILITY;
 const men = genderPoints.filter((p) => p.positive);
 const women = genderPoints.filter((p) => !p.positive);
 const gender = {
@@ -100,6 +101,12 @@ const gender = {
   accuracy: share(genderPoints.filter((p) => p.score >= 0.5 === p.positive).length, genderPoints.length),
   women_read_as_men: share(women.filter((p) => p.score >= 0.5).length, women.length),
   men_read_as_women: share(men.filter((p) => p.score < 0.5).length, men.length),
+  // As reported: UNKNOWN where the net is less sure than the station's bar.
+  unknown: share(genderPoints.filter((p) => !named(p)).length, genderPoints.length),
+  wrong_among_named: share(
+    genderPoints.filter((p) => named(p) && p.score >= 0.5 !== p.positive).length,
+    genderPoints.filter(named).length,
+  ),
 };
 console.log('\ngender (face-api) contra la etiqueta Male de CelebA');
 printTable([gender]);
