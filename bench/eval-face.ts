@@ -47,6 +47,8 @@ interface Sample extends LabelledImage {
   yaw: number;
   /** Whether the station's enrollment would take the photo as a sample (its quality and eye-distance gates). */
   enrollable: boolean;
+  /** Whether identification would search with the photo (its probe gates; LOW_QUALITY otherwise). */
+  probes: boolean;
   /** Faces found in the photo (the largest is the one measured). */
   faces: number;
 }
@@ -76,7 +78,7 @@ const equalised = analyses.filter((a) => a?.major && a.clahe > 0).length;
 await engine.close();
 
 // The gates enroll-UI applies to a sample, at the station's defaults.
-const { enrollMinQuality, enrollMinIod } = configSchema.shape.matching.parse(undefined);
+const { enrollMinQuality, enrollMinIod, identifyMinQuality, identifyMinIod } = configSchema.shape.matching.parse(undefined);
 const samples: Sample[] = images.map((img, i) => {
   const face = analyses[i]?.major ?? null;
   return {
@@ -84,6 +86,7 @@ const samples: Sample[] = images.map((img, i) => {
     iod: face?.iod ?? 0,
     yaw: face?.yaw ?? 0,
     enrollable: face !== null && face.iod >= enrollMinIod && assessQuality(face).score >= enrollMinQuality,
+    probes: face !== null && face.iod >= identifyMinIod && assessQuality(face).score >= identifyMinQuality,
     faces: analyses[i]?.faces.length ?? 0,
     embeddings: {
       [FACE_MODEL_ID]: face?.embedding ?? null,
@@ -326,10 +329,16 @@ const candidates = [
 // The documented remedy on what the station identifies with: the threshold recalibrated on one half
 // of the people, measured on the other, with one photo and with up to three photos enrolled per person.
 // Each half is centred on its own mean photo, as a station centres on its own gallery.
-const photosOf = (model: string, asEnrolled = false) =>
+/** The photos with the model's embedding; as the station enrolls (its sample gates) and identifies (its probe gates) when asked. */
+const photosOf = (model: string, gates: { enrolling?: boolean; identifying?: boolean } = {}) =>
   samples
     .filter((s) => s.embeddings[model])
-    .map((s) => ({ identity: s.identity, embedding: s.embeddings[model]!, ...(asEnrolled ? { enrollable: s.enrollable } : {}) }));
+    .map((s) => ({
+      identity: s.identity,
+      embedding: s.embeddings[model]!,
+      ...(gates.enrolling ? { enrollable: s.enrollable } : {}),
+      ...(gates.identifying ? { probes: s.probes } : {}),
+    }));
 const ownPeopleOn = (model: string) =>
   [1, 3].flatMap((photos) =>
     openSetOwnPeople(photosOf(model), cosine, photos, [100, 1_000, 100_000], 'best-sample', CENTRING_SHARE),
@@ -372,10 +381,25 @@ const ownPeopleHalvingsAsEnrolled =
   identifyingPhotos.length > MAX_PHOTOS_FOR_HALVINGS
     ? []
     : [1, 3].flatMap((photos) =>
-        openSetOwnPeopleHalvings(photosOf(IDENTIFICATION_MODEL_ID, true), cosine, photos, [100, 1_000, 100_000], {
+        openSetOwnPeopleHalvings(photosOf(IDENTIFICATION_MODEL_ID, { enrolling: true }), cosine, photos, [100, 1_000, 100_000], {
           halvings: HALVINGS,
           centring: CENTRING_SHARE,
         }),
+      );
+// And as the station also identifies: a probe under identification's gates is refused (LOW_QUALITY)
+// instead of searched, so it is neither found nor a stranger; the share refused is printed beside.
+const probingPhotos = samples.filter((s) => s.embeddings[IDENTIFICATION_MODEL_ID] && s.probes).length;
+const ownPeopleHalvingsAsIdentified =
+  identifyingPhotos.length > MAX_PHOTOS_FOR_HALVINGS
+    ? []
+    : [1, 3].flatMap((photos) =>
+        openSetOwnPeopleHalvings(
+          photosOf(IDENTIFICATION_MODEL_ID, { enrolling: true, identifying: true }),
+          cosine,
+          photos,
+          [100, 1_000, 100_000],
+          { halvings: HALVINGS, centring: CENTRING_SHARE },
+        ),
       );
 const spreadCell = (s: Spread) => `${(s.median * 100).toFixed(1)} (${(s.p10 * 100).toFixed(1)}-${(s.p90 * 100).toFixed(1)})`;
 
@@ -462,6 +486,10 @@ if (ownPeopleHalvings.length) {
     `\nLo mismo enrolando solo las fotos que enroll-UI toma como muestra (calidad >= ${enrollMinQuality}, distancia entre ojos >= ${enrollMinIod} px: ${enrollablePhotos} de ${identifyingPhotos.length}); las otras siguen como sondas:`,
   );
   printTable(ownPeopleHalvingsAsEnrolled.map(halvingsRow));
+  console.log(
+    `\nY además identificando solo con las sondas que identificar-UI acepta (calidad >= ${identifyMinQuality}, distancia entre ojos >= ${identifyMinIod} px: ${probingPhotos} de ${identifyingPhotos.length}; a las demás responde LOW_QUALITY, que pide otra captura):`,
+  );
+  printTable(ownPeopleHalvingsAsIdentified.map(halvingsRow));
 } else {
   console.log(
     `\nMás de ${MAX_PHOTOS_FOR_HALVINGS} fotos: sin divisiones al azar (las dos mitades fijas calibran de forma estable).`,
@@ -527,6 +555,14 @@ const report = {
     min_iod: enrollMinIod,
     enrollable_photos: enrollablePhotos,
     rows: ownPeopleHalvingsAsEnrolled,
+  },
+  // And only the photos identificar-UI would search with as probes (LOW_QUALITY for the others).
+  open_set_own_people_halvings_as_identified: {
+    min_quality: identifyMinQuality,
+    min_iod: identifyMinIod,
+    probing_photos: probingPhotos,
+    refused_probes: identifyingPhotos.length ? 1 - probingPhotos / identifyingPhotos.length : 0,
+    rows: ownPeopleHalvingsAsIdentified,
   },
   open_set_own_people_whole_vector: ownPeopleWholeVector,
   open_set_own_people_mean_template: ownPeopleMeanTemplate,

@@ -117,6 +117,30 @@ describe('open-set identification recalibrated on the people themselves', () => 
     }
   });
 
+  it('searches only with the probes identification accepts: a refused one is neither found nor a stranger', () => {
+    // Each person's first photo is a poor capture, refused both as a sample and as a probe.
+    const photos = people(0.5, 41, 2).map((p, i) => ({ ...p, enrollable: i % 4 !== 0 }));
+    const asEnrolled = openSetOwnPeople(photos, cosine, 1, [1_000]);
+    const asIdentified = openSetOwnPeople(
+      photos.map((p) => ({ ...p, probes: p.enrollable })),
+      cosine,
+      1,
+      [1_000],
+    );
+    const allProbing = openSetOwnPeople(
+      photos.map((p) => ({ ...p, probes: true })),
+      cosine,
+      1,
+      [1_000],
+    );
+    expect(allProbing).toEqual(asEnrolled);
+    for (const fold of [0, 1]) {
+      // The poor photo, searched with, is seldom found: refused, it no longer counts as missed.
+      expect(asIdentified[fold]!.known_found_at_nominal).toBeGreaterThan(asEnrolled[fold]!.known_found_at_nominal + 0.1);
+      expect(asIdentified[fold]!.strangers_accepted).toBeLessThan(0.05);
+    }
+  });
+
   it("takes part of each probe's similarity to its population's mean off its scores when asked to", () => {
     // People who share a common look in varying degree: a photo's impostor scores rise with how
     // much of it a photo carries, which the centring takes off probe by probe.

@@ -13,9 +13,15 @@ export interface Photo {
    * distance gates, face-operations.ts); false keeps it a probe only. Unset: enrollable.
    */
   enrollable?: boolean;
+  /**
+   * Whether identification would search with this photo (its probe gates, face-operations.ts);
+   * false: the station answers LOW_QUALITY and the photo never probes. Unset: it probes.
+   */
+  probes?: boolean;
 }
 
 const enrollable = (p: Pick<Photo, 'enrollable'>) => p.enrollable !== false;
+const probes = (p: Pick<Photo, 'probes'>) => p.probes !== false;
 
 /**
  * How a person with several enrolled photos scores against a probe: the best of their samples
@@ -257,7 +263,9 @@ function calibrationOf({ photos, calibrate, score, enrolledPhotos, scoring }: Ha
 
 /**
  * Every pair of the photos, but those of two photos enrollment would refuse: each comparison a
- * station makes has an enrolled sample on one side.
+ * station makes has an enrolled sample on one side. The probe gates do not enter: a customer's
+ * calibration (`eval:face --write-calibration`) fits every pair of their people's photos, and one
+ * fitted to the gated pairs alone let more strangers through than promised (docs/face-engine.md).
  */
 function calibrationPairs(photos: readonly Photo[], score: (a: Float32Array, b: Float32Array) => number): ScoredPair[] {
   return allPairs(
@@ -294,7 +302,8 @@ function measureHalf(
 /**
  * Each person enrolls up to `enrolledPhotos` photos, their first enrollable ones (a person with
  * none is never enrolled): genuine, each photo of a person against their other enrollable ones;
- * impostor, each photo against every other enrolled person's. Each score's probe beside it.
+ * impostor, each photo against every other enrolled person's; a photo the station would refuse as
+ * a probe scores neither. Each score's probe beside it.
  */
 function personScores(
   photos: readonly Photo[],
@@ -311,6 +320,7 @@ function personScores(
   const genuineProbes: Photo[] = [];
   for (const own of byPerson.values()) {
     for (const probe of own) {
+      if (!probes(probe)) continue;
       const enrolled = own.filter((p) => p !== probe && enrollable(p)).slice(0, enrolledPhotos);
       if (enrolled.length === 0) continue;
       genuine.push(personScore(probe, enrolled));
@@ -320,6 +330,7 @@ function personScores(
   const impostor: number[] = [];
   const impostorProbes: Photo[] = [];
   for (const probe of photos) {
+    if (!probes(probe)) continue;
     for (const [id, own] of byPerson) {
       const enrolled = own.filter(enrollable).slice(0, enrolledPhotos);
       if (id === probe.identity || enrolled.length === 0) continue;

@@ -167,6 +167,8 @@ export const stationSettingsResponseSchema = z.object({
     identifyFpir: z.number(),
     enrollMinQuality: z.number(),
     enrollMinIod: z.number(),
+    identifyMinQuality: z.number(),
+    identifyMinIod: z.number(),
     spoofThreshold: z.number(),
     spoofSingleFrame: z.enum(SINGLE_FRAME_POLICIES),
   }),

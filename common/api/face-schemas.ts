@@ -73,6 +73,14 @@ export const identifyRequestSchema = z.strictObject({
     .strictObject({
       maxResults: z.number().int().min(1).max(100).default(5),
       threshold: thresholdField.optional(),
+      minQuality: z.number().min(0).max(100).optional().meta({
+        description:
+          'Calidad 0-100 mínima de la sonda: por debajo se responde LOW_QUALITY sin buscar (una sonda pobre rara vez alcanza el umbral 1:N). Por defecto, el de la estación (matching.identifyMinQuality); 0 la acepta toda.',
+      }),
+      minIOD: z.number().min(0).max(1024).optional().meta({
+        description:
+          'Distancia mínima entre ojos de la sonda, en píxeles. Por defecto, la de la estación (matching.identifyMinIod).',
+      }),
     })
     .default({ maxResults: 5 }),
 });
@@ -162,9 +170,12 @@ export const identifyResponseSchema = z.object({
     'INTRATEMPLATE_FACE_MISMATCH',
     'FACE_NOT_DETECTED',
     'TEMPLATE_MULTIPLE_FACES',
+    'LOW_QUALITY',
   ]),
   txId: txIdField,
   threshold: z.number().optional(),
+  /** The probe's quality score when it is refused (LOW_QUALITY). */
+  quality: z.number().optional(),
   candidates: z.array(z.object({ idPersona: z.string(), ...matchFields })),
   motivo: motivoField,
 });

@@ -260,6 +260,19 @@ describe.each(postgresBinDir() ? (['sqlite', 'postgres'] as const) : (['sqlite']
       expect(stranger).toMatchObject({ status: 'NOT_IDENTIFIED', candidates: [] });
     });
 
+    it('asks for another capture instead of searching with a face too small to be found, unless told to search', async () => {
+      // Kit's photo shrunk to a face of some 25 px between the eyes: under the 40 px probe gate.
+      const small = await faceTemplateOf(
+        new Uint8Array(await sharp(fixture('fr-kit_harington_test1.jpg')).resize({ width: 160 }).jpeg().toBuffer()),
+      );
+      const refused = await gcall('identify', { template: small });
+      expect(refused).toMatchObject({ status: 'LOW_QUALITY', candidates: [] });
+      expect(refused.motivo).toMatch(/distancia entre ojos \d+ px de 40/);
+      expect(typeof refused.quality).toBe('number');
+      const searched = await gcall('identify', { template: small, parametros: { minIOD: 0, minQuality: 0 } });
+      expect(['IDENTIFY_OK', 'NOT_IDENTIFIED']).toContain(searched.status);
+    });
+
     it('refuses a duplicate face under another id, and a different face under an enrolled id unless replacing', async () => {
       const dup = await gcall('enroll', { idPersona: 'otro', template: await faceTemplate('fr-obama2.jpg') });
       expect(dup).toMatchObject({ status: 'DUPLICATED_TEMPLATE', duplicatedIdPersona: 'obama' });

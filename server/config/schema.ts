@@ -68,6 +68,12 @@ export const configSchema = z.strictObject({
       identifyFpir: z.number().min(1e-6).max(0.1).default(0.01),
       enrollMinQuality: z.number().min(0).max(100).default(35),
       enrollMinIod: z.number().min(8).max(1024).default(40),
+      /**
+       * Identification's probe gates: a probe under them is refused (LOW_QUALITY) rather than
+       * searched, since at a 1:N threshold it is seldom found and its NOT_IDENTIFIED would mislead.
+       */
+      identifyMinQuality: z.number().min(0).max(100).default(35),
+      identifyMinIod: z.number().min(0).max(1024).default(40),
       /** Attack confidence (0-100) from which a capture is declared a spoof. */
       spoofThreshold: z.number().min(0).max(100).default(50),
       /** One usable image: not certified as a live person ('refuse'), or decided on what it shows ('judge'). */

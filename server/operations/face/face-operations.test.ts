@@ -103,6 +103,8 @@ describe('face operations score identification on the gallery', () => {
       identifyFpir: 0.01,
       enrollMinQuality: 0,
       enrollMinIod: 0,
+      identifyMinQuality: 0,
+      identifyMinIod: 0,
       spoofThreshold: 50,
       spoofSingleFrame: 'refuse',
     };

@@ -38,6 +38,9 @@ export interface FaceMatchingPolicy {
   enrollMinQuality: number;
   /** Lowest IOD in pixels for an enrollment sample. */
   enrollMinIod: number;
+  /** Default probe gates of identification (a request may lower or raise them). */
+  identifyMinQuality: number;
+  identifyMinIod: number;
   /** Attack confidence at or above which a capture is refused as a spoof. */
   spoofThreshold: number;
   /** Whether one usable image may be certified as a live person. */
@@ -201,7 +204,21 @@ export function faceOperations(deps: {
       if (index.personCount === 0) return { status: 'WITHOUT_TEMPLATE', candidates: [], motivo: 'la galería está vacía' };
       const selection = selectFrames(await analyze(templates.template!, BASE), { onlyMajor: true, impostors: policy.impostors });
       if (!selection.ok) return { status: selection.status, candidates: [], motivo: selection.motivo };
-      const probe = identification.view(selection.best.face.embedding!);
+      const minQuality = request.parametros.minQuality ?? policy.identifyMinQuality;
+      const minIod = request.parametros.minIOD ?? policy.identifyMinIod;
+      // A poor probe's genuine score falls while strangers' do not: at a 1:N threshold it is
+      // seldom found, and NOT_IDENTIFIED would say the person is not enrolled (docs/face-engine.md).
+      const usable = selection.frames.filter((f) => f.quality.score >= minQuality && f.face.iod >= minIod);
+      if (usable.length === 0) {
+        const best = selection.best;
+        return {
+          status: 'LOW_QUALITY',
+          candidates: [],
+          quality: best.quality.score,
+          motivo: `la sonda no alcanza la calidad de identificación: capture de nuevo (mejor: calidad ${best.quality.score} de ${minQuality}, distancia entre ojos ${Math.round(best.face.iod)} px de ${minIod}; falla: ${best.quality.failed.join(', ') || '-'})`,
+        };
+      }
+      const probe = identification.view([...usable].sort((a, b) => b.quality.score - a.quality.score)[0]!.face.embedding!);
       const gallery = identificationOnGallery(identification, index);
       const shift = gallery.shift(probe);
       const candidates = index
