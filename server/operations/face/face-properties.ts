@@ -35,8 +35,8 @@ function point(p: Point, num: number, confidence: number) {
 /**
  * The net's probability under which no sex is named (UNKNOWN, a value of the vendor's): three to
  * one, by reasoning. The net's probability is about calibrated (`eval:attributes` prints the
- * share left unnamed and the errors among the named), and a guess less sure than that is wrong
- * about one time in four.
+ * share left unnamed and the errors among the named): a guess less sure than that is wrong more
+ * than one time in four.
  */
 export const GENDER_MIN_PROBABILITY = 0.75;
 
