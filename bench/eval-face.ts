@@ -389,6 +389,7 @@ const ownPeopleHalvingsAsEnrolled =
 // And as the station also identifies: a probe under identification's gates is refused (LOW_QUALITY)
 // instead of searched, so it is neither found nor a stranger; the share refused is printed beside.
 const probingPhotos = samples.filter((s) => s.embeddings[IDENTIFICATION_MODEL_ID] && s.probes).length;
+const refusedProbes = identifyingPhotos.length ? 1 - probingPhotos / identifyingPhotos.length : 0;
 const ownPeopleHalvingsAsIdentified =
   identifyingPhotos.length > MAX_PHOTOS_FOR_HALVINGS
     ? []
@@ -544,6 +545,11 @@ const report = {
     open_set_1000_own_people: ownPeople.filter((r) => r.gallery === 1_000),
     // What the station does: the uncentred rows are the comparison.
     open_set_1000_own_people_halvings: ownPeopleHalvings.filter((r) => r.gallery === 1_000 && r.centring === CENTRING_SHARE),
+    // And as the station enrolls and identifies (its sample and probe gates): the goal's figure.
+    open_set_1000_as_the_station_identifies: {
+      refused_probes: refusedProbes,
+      rows: ownPeopleHalvingsAsIdentified.filter((r) => r.gallery === 1_000),
+    },
   },
   lowest_eer: lowestEer.model,
   candidates,
@@ -561,7 +567,7 @@ const report = {
     min_quality: identifyMinQuality,
     min_iod: identifyMinIod,
     probing_photos: probingPhotos,
-    refused_probes: identifyingPhotos.length ? 1 - probingPhotos / identifyingPhotos.length : 0,
+    refused_probes: refusedProbes,
     rows: ownPeopleHalvingsAsIdentified,
   },
   open_set_own_people_whole_vector: ownPeopleWholeVector,
