@@ -22,6 +22,9 @@ function people(noise: number, seed: number, firstPhotoNoise = noise): Photo[] {
   return photos;
 }
 
+/** One photo enrolled per person, a gallery of 1,000: the two halves' rows. */
+const oneEnrolledAt1000 = (photos: Photo[]) => openSetOwnPeople(photos, cosine, 1, [1_000]);
+
 describe('open-set identification recalibrated on the people themselves', () => {
   it('reports each gallery size for both halves of the people', () => {
     const rows = openSetOwnPeople(people(0.5, 1), cosine, 1, [100, 1_000]);
@@ -101,14 +104,9 @@ describe('open-set identification recalibrated on the people themselves', () => 
     // Each person's first photo is a poor capture (much noisier), which enrollment refuses.
     const photos = people(0.5, 40, 2);
     const gated = photos.map((p, i) => ({ ...p, enrollable: i % 4 !== 0 }));
-    const everything = openSetOwnPeople(photos, cosine, 1, [1_000]);
-    const asEnrolled = openSetOwnPeople(gated, cosine, 1, [1_000]);
-    const allEnrollable = openSetOwnPeople(
-      photos.map((p) => ({ ...p, enrollable: true })),
-      cosine,
-      1,
-      [1_000],
-    );
+    const everything = oneEnrolledAt1000(photos);
+    const asEnrolled = oneEnrolledAt1000(gated);
+    const allEnrollable = oneEnrolledAt1000(photos.map((p) => ({ ...p, enrollable: true })));
     expect(allEnrollable).toEqual(everything);
     for (const fold of [0, 1]) {
       // Enrolling the poor first photo, the others are matched against it; refused, against a good one.
@@ -120,19 +118,9 @@ describe('open-set identification recalibrated on the people themselves', () => 
   it('searches only with the probes identification accepts: a refused one is neither found nor a stranger', () => {
     // Each person's first photo is a poor capture, refused both as a sample and as a probe.
     const photos = people(0.5, 41, 2).map((p, i) => ({ ...p, enrollable: i % 4 !== 0 }));
-    const asEnrolled = openSetOwnPeople(photos, cosine, 1, [1_000]);
-    const asIdentified = openSetOwnPeople(
-      photos.map((p) => ({ ...p, probes: p.enrollable })),
-      cosine,
-      1,
-      [1_000],
-    );
-    const allProbing = openSetOwnPeople(
-      photos.map((p) => ({ ...p, probes: true })),
-      cosine,
-      1,
-      [1_000],
-    );
+    const asEnrolled = oneEnrolledAt1000(photos);
+    const asIdentified = oneEnrolledAt1000(photos.map((p) => ({ ...p, probes: p.enrollable })));
+    const allProbing = oneEnrolledAt1000(photos.map((p) => ({ ...p, probes: true })));
     expect(allProbing).toEqual(asEnrolled);
     for (const fold of [0, 1]) {
       // The poor photo, searched with, is seldom found: refused, it no longer counts as missed.

@@ -261,7 +261,7 @@ describe.each(postgresBinDir() ? (['sqlite', 'postgres'] as const) : (['sqlite']
     });
 
     it('asks for another capture instead of searching with a face too small to be found, unless told to search', async () => {
-      // Kit's photo shrunk to a face of some 25 px between the eyes: under the 40 px probe gate.
+      // Kit's photo shrunk to a face of some 15 px between the eyes: under the 40 px probe gate.
       const small = await faceTemplateOf(
         new Uint8Array(await sharp(fixture('fr-kit_harington_test1.jpg')).resize({ width: 160 }).jpeg().toBuffer()),
       );
