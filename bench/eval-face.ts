@@ -77,16 +77,17 @@ const seconds = (Date.now() - started) / 1000;
 const equalised = analyses.filter((a) => a?.major && a.clahe > 0).length;
 await engine.close();
 
-// The gates enroll-UI applies to a sample, at the station's defaults.
+// The gates enroll-UI applies to a sample and identificar-UI to a probe, at the station's defaults.
 const { enrollMinQuality, enrollMinIod, identifyMinQuality, identifyMinIod } = configSchema.shape.matching.parse(undefined);
 const samples: Sample[] = images.map((img, i) => {
   const face = analyses[i]?.major ?? null;
+  const quality = face ? assessQuality(face).score : 0;
   return {
     ...img,
     iod: face?.iod ?? 0,
     yaw: face?.yaw ?? 0,
-    enrollable: face !== null && face.iod >= enrollMinIod && assessQuality(face).score >= enrollMinQuality,
-    probes: face !== null && face.iod >= identifyMinIod && assessQuality(face).score >= identifyMinQuality,
+    enrollable: face !== null && face.iod >= enrollMinIod && quality >= enrollMinQuality,
+    probes: face !== null && face.iod >= identifyMinIod && quality >= identifyMinQuality,
     faces: analyses[i]?.faces.length ?? 0,
     embeddings: {
       [FACE_MODEL_ID]: face?.embedding ?? null,

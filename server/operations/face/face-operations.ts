@@ -22,7 +22,7 @@ import type { Gallery, ScreenInput } from '../../gallery/gallery.js';
 import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
 import { identificationOnGallery, type IdentificationScoring } from './identification-scoring.js';
-import { selectFrames, type UsableFrame } from './frame-selection.js';
+import { framesPassing, selectFrames, type UsableFrame } from './frame-selection.js';
 import { assessPresentation, spoofDecision } from './presentation-attack.js';
 import { ResultCache } from '../result-cache.js';
 
@@ -108,20 +108,16 @@ export function faceOperations(deps: {
         impostors: policy.impostors,
       });
       if (!selection.ok) return { status: selection.status, idPersona, motivo: selection.motivo };
-      const good = selection.frames.filter(
-        (f) => f.quality.score >= policy.enrollMinQuality && f.face.iod >= policy.enrollMinIod && f.face.embedding,
-      );
-      if (good.length === 0) {
-        const best = selection.best;
+      const good = framesPassing(selection, { minQuality: policy.enrollMinQuality, minIod: policy.enrollMinIod });
+      if (!good.ok)
         return {
           status: 'LOW_QUALITY',
           idPersona,
-          quality: best.quality.score,
-          motivo: `ninguna imagen alcanza la calidad de enrolamiento (mejor: calidad ${best.quality.score} de ${policy.enrollMinQuality}, distancia entre ojos ${Math.round(best.face.iod)} px de ${policy.enrollMinIod}; falla: ${best.quality.failed.join(', ') || '-'})`,
+          quality: good.quality,
+          motivo: `ninguna imagen alcanza la calidad de enrolamiento (${good.shortfall})`,
         };
-      }
       // The best frames, at most three: several samples of one sitting make later matches steadier.
-      const chosen = [...good].sort((a, b) => b.quality.score - a.quality.score).slice(0, 3);
+      const chosen = good.frames.slice(0, 3);
       const probe = chosen[0]!.face.embedding!;
 
       // The gallery calls this with its whole index, then again inside its write lock with the
@@ -204,21 +200,20 @@ export function faceOperations(deps: {
       if (index.personCount === 0) return { status: 'WITHOUT_TEMPLATE', candidates: [], motivo: 'la galería está vacía' };
       const selection = selectFrames(await analyze(templates.template!, BASE), { onlyMajor: true, impostors: policy.impostors });
       if (!selection.ok) return { status: selection.status, candidates: [], motivo: selection.motivo };
-      const minQuality = request.parametros.minQuality ?? policy.identifyMinQuality;
-      const minIod = request.parametros.minIOD ?? policy.identifyMinIod;
       // A poor probe's genuine score falls while strangers' do not: at a 1:N threshold it is
-      // seldom found, and NOT_IDENTIFIED would say the person is not enrolled (docs/face-engine.md).
-      const usable = selection.frames.filter((f) => f.quality.score >= minQuality && f.face.iod >= minIod);
-      if (usable.length === 0) {
-        const best = selection.best;
+      // seldom found, and NOT_IDENTIFIED would say the person is not enrolled (docs/api-design.md).
+      const usable = framesPassing(selection, {
+        minQuality: request.parametros.minQuality ?? policy.identifyMinQuality,
+        minIod: request.parametros.minIOD ?? policy.identifyMinIod,
+      });
+      if (!usable.ok)
         return {
           status: 'LOW_QUALITY',
           candidates: [],
-          quality: best.quality.score,
-          motivo: `la sonda no alcanza la calidad de identificación: capture de nuevo (mejor: calidad ${best.quality.score} de ${minQuality}, distancia entre ojos ${Math.round(best.face.iod)} px de ${minIod}; falla: ${best.quality.failed.join(', ') || '-'})`,
+          quality: usable.quality,
+          motivo: `la sonda no alcanza la calidad de identificación: capture de nuevo (${usable.shortfall})`,
         };
-      }
-      const probe = identification.view([...usable].sort((a, b) => b.quality.score - a.quality.score)[0]!.face.embedding!);
+      const probe = identification.view(usable.frames[0]!.face.embedding!);
       const gallery = identificationOnGallery(identification, index);
       const shift = gallery.shift(probe);
       const candidates = index

@@ -86,3 +86,29 @@ export function selectFrames(
   }
   return { ok: true, best: [...frames].sort(byQuality)[0]!, frames, all: frames };
 }
+
+/** A quality score and an eye distance a frame must reach to be used (enrollment's samples, identification's probe). */
+export interface FrameGates {
+  minQuality: number;
+  minIod: number;
+}
+
+/**
+ * The frames that pass the gates and carry an embedding, best quality first; or, when none does,
+ * why, naming the best frame's values against each gate (the motivo of LOW_QUALITY).
+ */
+export function framesPassing(
+  selection: Extract<ProbeSelection, { ok: true }>,
+  gates: FrameGates,
+): { ok: true; frames: UsableFrame[] } | { ok: false; quality: number; shortfall: string } {
+  const frames = selection.frames
+    .filter((f) => f.quality.score >= gates.minQuality && f.face.iod >= gates.minIod && f.face.embedding)
+    .sort(byQuality);
+  if (frames.length > 0) return { ok: true, frames };
+  const { quality, face } = selection.best;
+  return {
+    ok: false,
+    quality: quality.score,
+    shortfall: `mejor: calidad ${quality.score} de ${gates.minQuality}, distancia entre ojos ${Math.round(face.iod)} px de ${gates.minIod}; falla: ${quality.failed.join(', ') || '-'}`,
+  };
+}
