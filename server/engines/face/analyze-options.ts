@@ -14,7 +14,7 @@ export const MATCHING_ANALYSIS: AnalyzeOptions = {
   clahe: { enabled: true, minClip: 4, maxClip: 10 },
 };
 
-/** Every model and image a request can ask for, except the opt-in FaceAntiSpoofing model. */
+/** Every model and image a request can ask for. */
 export const FULL_ANALYSIS: AnalyzeOptions = {
   embedding: true,
   ageGender: true,

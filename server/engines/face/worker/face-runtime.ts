@@ -21,20 +21,6 @@ import { warpPerspective } from '../../../imaging/homography.js';
 import { withoutPersonalMetadata } from '../../../imaging/jpeg-metadata.js';
 import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
-import {
-  FACEAPI_DLIB_CHIP_ID,
-  FACEAPI_DLIB_SQUARE_ID,
-  FACEAPI_FOUR_VIEWS_ID,
-  FACEAPI_MODEL_ID,
-  FUSED_ONE_RESNET_VIEW_ID,
-  MOBILEFACENET_FLIP_ID,
-  MOBILEFACENET_FOUR_VIEWS_ID,
-  MOBILEFACENET_MESH_CROP_ID,
-  MOBILEFACENET_ONET_FLIP_ID,
-  MOBILEFACENET_SIX_VIEWS_ID,
-  MOBILEFACENET_ONE_CROP_ID,
-  MOBILEFACENET_TWO_CROPS_ID,
-} from '../face-model.js';
 import { fuseDescriptors } from '../fused-descriptor.js';
 import { fivePoints, meshFivePoints } from '../tflite/align.js';
 import type { IdleWorkers } from '../../idle-workers.js';
@@ -47,8 +33,7 @@ import {
 import { faceApiNetsOnNative } from '../native/faceapi-nets.js';
 import { humanGraphsOnNative, NATIVE_HUMAN_GRAPHS } from '../native/human-graphs.js';
 import { modelFile } from '../../models-dir.js';
-import { OnetLandmarks } from '../tflite/onet.js';
-import { arcfaceCrop, boxCrop, ExpoFaceModels, mirrored } from '../tflite/expo-models.js';
+import { arcfaceCrop, boxCrop, MobileFaceNetTflite, mirrored } from '../tflite/expo-models.js';
 import { meanDirection, normalize } from '../../../matching/similarity.js';
 import { RESNET_INPUT } from '../native/faceapi-resnet-onnx.js';
 import { ReusedInt32 } from './reused-int32.js';
@@ -82,12 +67,10 @@ export class FaceRuntime {
   private constructor(
     private readonly human: HumanInstance,
     private readonly faceapi: FaceApi,
-    private readonly expo: ExpoFaceModels,
     /** MobileFaceNet and face-api's ResNet, natively where onnxruntime loads. */
     readonly descriptors: DescriptorNets,
     /** Where the face's other networks run (Human's; face-api's landmarks, age and gender). */
     readonly analysis: { runtime: NetworkRuntime; fallbackReason: string | null },
-    private readonly modelsDir: string,
   ) {}
 
   static async load(
@@ -136,20 +119,10 @@ export class FaceRuntime {
     await faceapi.nets.faceLandmark68Net.loadFromDisk(faceApiModels);
     await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
     await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
-    const expo = await ExpoFaceModels.load(modelsDir);
+    const expo = MobileFaceNetTflite.load(modelsDir);
     const descriptors = await loadDescriptorNets(networkRuntime, modelsDir, expo, faceapi, idle);
-    return new FaceRuntime(
-      human,
-      faceapi,
-      expo,
-      descriptors,
-      analysisOnRuntime(human, faceapi, networkRuntime, descriptors),
-      modelsDir,
-    );
+    return new FaceRuntime(human, faceapi, descriptors, analysisOnRuntime(human, faceapi, networkRuntime, descriptors));
   }
-
-  /** MTCNN's ONet, for eval:face's candidates only: loaded on the first analysis that asks for them. */
-  private onet: Promise<OnetLandmarks> | null = null;
 
   /** The frame's bytes as int32 for tfjs, kept up to a 1080p camera frame. */
   private readonly frameValues = new ReusedInt32(1920 * 1080 * 3);
@@ -177,7 +150,6 @@ export class FaceRuntime {
       // Models an operation does not need are switched off per call: a disabled detector costs no time.
       const result = await this.human.detect(input, {
         face: {
-          description: { enabled: options.alternatives === true },
           emotion: { enabled: options.emotion },
           antispoof: { enabled: options.presentation },
           liveness: { enabled: options.presentation },
@@ -279,87 +251,52 @@ export class FaceRuntime {
     const portraitP = options.portrait ? portraitOf(original, rightEye, leftEye, options.scaleH) : null;
     void portraitP?.catch(() => undefined);
     let embedding: Float32Array | null = null;
-    const alternativeEmbeddings: Record<string, Float32Array> = {};
     let age: number | null = null;
     let gender: MajorFace['gender'] = null;
     if (options.embedding || options.ageGender) {
       const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
-      // The equalised frame's square, for the descriptor shipped to stop 36 (measured beside).
-      const aligned = options.alternatives ? regionTensor(work, align) : null;
-      try {
-        if (options.embedding) {
-          // Four views of each network: two crops placed by independent landmarks, so each one's
-          // placement error partly cancels, and their mirror images; MobileFaceNet's two ArcFace
-          // crops by face-api's 68 points and by Human's mesh and irises (without a mesh, the
-          // 68-point crop twice), the ResNet's by dlib's square and dlib's turned chip. The two
-          // networks err on different faces, so their descriptors are fused (docs/face-engine.md).
-          const dlibFive = fivePoints(landmarks68);
-          const meshFive =
-            meshFivePoints(
-              mesh,
-              irisA && irisB
-                ? [
-                    [irisA[0], irisA[1]],
-                    [irisB[0], irisB[1]],
-                  ]
-                : null,
-            ) ?? dlibFive;
-          // Placed on the contrast-equalised frame, cut from the frame as received: the descriptors
-          // learned natural photos, and CLAHE's local contrast cost them accuracy (docs/face-engine.md).
-          const dlibCrop = arcfaceCrop(original, dlibFive);
-          const meshCrop = arcfaceCrop(original, meshFive);
-          const [byDlib, byMesh] = await this.descriptors.embedPair(dlibCrop, meshCrop);
-          const [dlibMirror, meshMirror] = await this.descriptors.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
-          const fourViews = meanDirection(byDlib, byMesh, dlibMirror, meshMirror);
-          const resNetViews = await this.resNetViews(original, align, landmarks68);
-          const resNet = meanDirection(...resNetViews.map(normalize));
-          embedding = fuseDescriptors(fourViews, resNet);
-          if (options.alternatives && aligned) {
-            const [resNetBefore] = (await this.descriptors.faceApiDescriptors([aligned])) as [Float32Array];
-            alternativeEmbeddings[FACEAPI_MODEL_ID] = resNetBefore;
-            alternativeEmbeddings[FUSED_ONE_RESNET_VIEW_ID] = fuseDescriptors(fourViews, resNetBefore);
-            alternativeEmbeddings[FACEAPI_FOUR_VIEWS_ID] = resNet;
-            alternativeEmbeddings[FACEAPI_DLIB_SQUARE_ID] = resNetViews[0]!;
-            alternativeEmbeddings[FACEAPI_DLIB_CHIP_ID] = resNetViews[2]!;
-            alternativeEmbeddings[MOBILEFACENET_TWO_CROPS_ID] = meanDirection(byDlib, byMesh);
-            alternativeEmbeddings[MOBILEFACENET_ONE_CROP_ID] = byDlib;
-            alternativeEmbeddings[MOBILEFACENET_MESH_CROP_ID] = byMesh;
-            alternativeEmbeddings[MOBILEFACENET_FLIP_ID] = meanDirection(byDlib, dlibMirror);
-            alternativeEmbeddings[MOBILEFACENET_FOUR_VIEWS_ID] = fourViews;
-            // A third crop, from the five points of MTCNN, the detector the package pairs MobileFaceNet
-            // with (measured, not shipped: docs/face-engine.md).
-            this.onet ??= OnetLandmarks.load(this.modelsDir);
-            const onetCrop = arcfaceCrop(original, (await (await this.onet).refine(original, detected.box)).five);
-            const [byOnet, onetMirror] = await this.descriptors.embedPair(onetCrop, mirrored(onetCrop));
-            alternativeEmbeddings[MOBILEFACENET_ONET_FLIP_ID] = meanDirection(byOnet, onetMirror);
-            alternativeEmbeddings[MOBILEFACENET_SIX_VIEWS_ID] = meanDirection(
-              byDlib,
-              byMesh,
-              dlibMirror,
-              meshMirror,
-              byOnet,
-              onetMirror,
-            );
-          }
+      if (options.embedding) {
+        // Four views of each network: two crops placed by independent landmarks, so each one's
+        // placement error partly cancels, and their mirror images; MobileFaceNet's two ArcFace
+        // crops by face-api's 68 points and by Human's mesh and irises (without a mesh, the
+        // 68-point crop twice), the ResNet's by dlib's square and dlib's turned chip. The two
+        // networks err on different faces, so their descriptors are fused (docs/face-engine.md).
+        const dlibFive = fivePoints(landmarks68);
+        const meshFive =
+          meshFivePoints(
+            mesh,
+            irisA && irisB
+              ? [
+                  [irisA[0], irisA[1]],
+                  [irisB[0], irisB[1]],
+                ]
+              : null,
+          ) ?? dlibFive;
+        // Placed on the contrast-equalised frame, cut from the frame as received: the descriptors
+        // learned natural photos, and CLAHE's local contrast cost them accuracy (docs/face-engine.md).
+        const dlibCrop = arcfaceCrop(original, dlibFive);
+        const meshCrop = arcfaceCrop(original, meshFive);
+        const [byDlib, byMesh] = await this.descriptors.embedPair(dlibCrop, meshCrop);
+        const [dlibMirror, meshMirror] = await this.descriptors.embedPair(mirrored(dlibCrop), mirrored(meshCrop));
+        const fourViews = meanDirection(byDlib, byMesh, dlibMirror, meshMirror);
+        const resNetViews = await this.resNetViews(original, align, landmarks68);
+        embedding = fuseDescriptors(fourViews, meanDirection(...resNetViews.map(normalize)));
+      }
+      lap('embedding');
+      if (options.ageGender) {
+        // dlib's square of the frame as received (CLAHE's local contrast misled the network as
+        // it did the descriptors), placed by the mesh's eyes and mouth where the mesh ran: they
+        // slip less than face-api's points (eval:attributes, docs/face-engine.md).
+        const square = mesh68 ? clampBox(dlibAlignmentBox(mesh68), work.width, work.height) : align;
+        const crop = regionTensor(original, square);
+        try {
+          const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(crop);
+          age = Math.round(ag.age * 10) / 10;
+          gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
+        } finally {
+          crop.dispose();
         }
-        lap('embedding');
-        if (options.ageGender) {
-          // dlib's square of the frame as received (CLAHE's local contrast misled the network as
-          // it did the descriptors), placed by the mesh's eyes and mouth where the mesh ran: they
-          // slip less than face-api's points (eval:attributes, docs/face-engine.md).
-          const square = mesh68 ? clampBox(dlibAlignmentBox(mesh68), work.width, work.height) : align;
-          const crop = regionTensor(original, square);
-          try {
-            const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(crop);
-            age = Math.round(ag.age * 10) / 10;
-            gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
-          } finally {
-            crop.dispose();
-          }
-          lap('ageGender');
-        }
-      } finally {
-        aligned?.dispose();
+        lap('ageGender');
       }
     }
 
@@ -373,11 +310,6 @@ export class FaceRuntime {
       yaw: 0,
       pitch: 0,
     };
-
-    // FaceAntiSpoofing on the square face box with level eyes, as the package crops its MTCNN box.
-    const roll = Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]);
-    const spoofModel = options.spoofModel ? await this.expo.spoofScore(boxCrop(original, detected.box, roll, 256)) : null;
-    lap('spoofModel');
 
     const stats = regionStats(luma, detected.box);
     const sharpness = await sharpnessP;
@@ -419,10 +351,6 @@ export class FaceRuntime {
       cues,
       presentation,
       embedding,
-      ...(options.alternatives
-        ? { faceresEmbedding: hf.embedding ? new Float32Array(hf.embedding) : null, alternativeEmbeddings }
-        : {}),
-      spoofModel,
       thumbnail,
       portrait,
     };
