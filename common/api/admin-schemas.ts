@@ -104,6 +104,7 @@ export const auditEntrySchema = z.object({
   idPersona: z.string().nullable(),
   outcome: z.string(),
   httpStatus: z.number().int(),
+  auditToken: z.string().nullable().meta({ description: 'El auditToken que el cliente envió con la solicitud, si envió uno.' }),
 });
 
 export const listAuditResponseSchema = z.object({

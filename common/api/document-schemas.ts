@@ -32,7 +32,11 @@ export const DNI_STATUSES = [
   'BAD_TEMPLATE',
 ] as const;
 
-export const SUGGESTED_ACTIONS = ['RESCAN', 'RESCAN_FRONT', 'RESCAN_BACK', 'RETRY', 'NONE'] as const;
+/** The vendor UI's actions; which side to rescan travels in `rescanSide`. */
+export const SUGGESTED_ACTIONS = ['RESCAN', 'RETRY', 'NONE'] as const;
+export type SuggestedAction = (typeof SUGGESTED_ACTIONS)[number];
+export const RESCAN_SIDES = ['FRONT', 'BACK', 'BOTH'] as const;
+export type RescanSide = (typeof RESCAN_SIDES)[number];
 
 const datePartsSchema = z.object({ day: z.number().int(), month: z.number().int(), year: z.number().int() }).nullable();
 
@@ -105,6 +109,10 @@ export const pdf417ResultSchema = z.object({
 export const extractDniResponseSchema = z.object({
   status: z.enum(DNI_STATUSES),
   suggestedAction: z.enum(SUGGESTED_ACTIONS),
+  rescanSide: z
+    .enum(RESCAN_SIDES)
+    .nullable()
+    .meta({ description: 'Con suggestedAction RESCAN: el lado que hay que volver a capturar; null en los demás casos.' }),
   txId: txIdField,
   motivo: z.string().optional(),
   documentInfo: documentInfoSchema.nullable(),

@@ -10,6 +10,9 @@ import {
   txIdField,
 } from './fields.js';
 
+/** The vendor client's Gender values (vendor-notes.md). */
+export const GENDER_TYPES = ['MALE', 'FEMALE', 'NOT_DETECTED', 'UNSPECIFIED'] as const;
+
 /** Ranges and defaults are the vendor test console's (shared spec, vendor-notes.md). */
 export const facePoseSensibilitySchema = z.strictObject({
   lookingDownwardsPitchAngle: z.number().min(-30).max(-5).default(-20),
@@ -176,6 +179,13 @@ export const identifyResponseSchema = z.object({
   threshold: z.number().optional(),
   /** The probe's quality score when it is refused (LOW_QUALITY). */
   quality: z.number().optional(),
+  idPersona: z
+    .string()
+    .optional()
+    .meta({ description: 'Con IDENTIFY_OK: el mejor candidato (el primero de candidates), como el subjectId del proveedor.' }),
+  score: matchFields.score.optional(),
+  confidence: matchFields.confidence.optional(),
+  faP: matchFields.faP.optional(),
   candidates: z.array(z.object({ idPersona: z.string(), ...matchFields })),
   motivo: motivoField,
 });
@@ -203,7 +213,15 @@ export const facePropertiesSchema = z.object({
       type: z.enum(['EYES_AWAY', 'FROWNING', 'NEUTRAL', 'RAISED_BROWS', 'SMILE', 'SMILE_OPENED_JAW', 'SQUINT', 'UNKNOWN']),
     })
     .nullable(),
-  gender: z.object({ confidence: z.number(), type: z.enum(['MALE', 'FEMALE', 'UNKNOWN']) }).nullable(),
+  gender: z
+    .object({
+      confidence: z.number(),
+      type: z.enum(GENDER_TYPES).meta({
+        description:
+          'Los valores del modelo Gender del proveedor. NOT_DETECTED: la red no está tres a uno segura de ninguno de los dos (confidence es la probabilidad del más probable); UNSPECIFIED no se responde.',
+      }),
+    })
+    .nullable(),
   leftEyePoint: pointSchema,
   rightEyePoint: pointSchema,
   nosePoint: pointSchema,
@@ -249,13 +267,13 @@ export const EXTRACT_STATUSES = [
   'FACE_NOT_DETECTED',
   'BAD_TEMPLATE',
   'TEMPLATE_MULTIPLE_FACES',
+  'INTRATEMPLATE_FACE_MISMATCH',
   'FACE_TOO_SMALL',
   'BAD_POSE',
   'LOW_QUALITY',
 ] as const;
 
 export const extractFaceResponseSchema = z.object({
-  exception: z.boolean(),
   status: z.enum(EXTRACT_STATUSES),
   txId: txIdField,
   face: z.object({ image: z.string(), template: z.string() }).nullable(),

@@ -31,6 +31,27 @@ export const imageBase64Field = z
 
 export const scopeField = z.enum(SCOPES);
 
+/** The vendor's `auditToken`: the integrator's own reference for the request, kept in the audit log. */
+export const auditTokenField = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[^\p{C}]+$/u, 'sin caracteres de control')
+  .meta({
+    description:
+      'Referencia del cliente para esta solicitud (un número de caso, de caja): queda en el registro de auditoría junto al token que llamó.',
+  });
+
+/**
+ * The vendor's `exception`: true when the station could not process the input to answer the
+ * question (no face, several faces, different people, an unreadable image or card), false for every
+ * answer given on processed input (verified or not, found or not, a quality gate, an attack).
+ */
+export const exceptionField = z.boolean().meta({
+  description:
+    'true si la entrada no se pudo procesar para responder (sin rostro, varios rostros, personas distintas, imagen o documento ilegible); false en toda respuesta sobre una entrada procesada, aunque sea negativa.',
+});
+
 export const isoDateTimeField = z.string().meta({ description: 'Fecha y hora ISO 8601 UTC con milisegundos.' });
 
 export const pointSchema = z.object({

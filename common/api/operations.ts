@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { auditTokenField, exceptionField } from './fields.js';
 import type { Scope } from '../scopes.js';
 import type { TemplateKind } from '../uitemplate/format.js';
 import * as admin from './admin-schemas.js';
@@ -21,8 +22,21 @@ export interface OperationSpec<Req extends z.ZodType = z.ZodType, Res extends z.
   templates?: Readonly<Record<string, TemplateKind>>;
 }
 
-function op<Req extends z.ZodType, Res extends z.ZodType>(spec: OperationSpec<Req, Res>): OperationSpec<Req, Res> {
-  return spec;
+/**
+ * Every request may carry the vendor's `auditToken`, and every answer carries its `exception`
+ * (fields.ts): added here so no operation can leave them out.
+ */
+function op<
+  S extends z.ZodRawShape,
+  C extends z.core.$ZodObjectConfig,
+  RS extends z.ZodRawShape,
+  RC extends z.core.$ZodObjectConfig,
+>(spec: OperationSpec<z.ZodObject<S, C>, z.ZodObject<RS, RC>>) {
+  return {
+    ...spec,
+    request: spec.request.extend({ auditToken: auditTokenField.optional() }),
+    response: spec.response.extend({ exception: exceptionField }),
+  };
 }
 
 export const OPERATIONS = {

@@ -1,3 +1,5 @@
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
@@ -61,6 +63,26 @@ describe('every path of the contract', () => {
       if (engine) expect(body.error.descripcion).toMatch(/no está disponible en esta estación/);
     },
   );
+
+  it("takes the vendor's auditToken on every path and records it beside the caller; refuses a malformed one", async () => {
+    const token = t.token([...SCOPES], 'integrador');
+    for (const op of Object.values(OPERATIONS)) {
+      const res = await t.post(op.path, { ...validBody(op.id), auditToken: `caso-${op.id}` }, token);
+      expect([200, 501], `${op.path}: ${res.text.slice(0, 200)}`).toContain(res.status);
+    }
+    const audit = expectEnvelope(await t.post(OPERATIONS.listAudit.path, { limit: 1000 }), 200).data as {
+      entries: { operation: string; tokenName: string; auditToken: string | null }[];
+    };
+    for (const op of Object.values(OPERATIONS)) {
+      expect(audit.entries).toContainEqual(
+        expect.objectContaining({ operation: op.id, tokenName: 'integrador', auditToken: `caso-${op.id}` }),
+      );
+    }
+    for (const bad of ['', 'x'.repeat(65), 'a\u0000b', 7]) {
+      const res = await t.post(OPERATIONS.listPersons.path, { auditToken: bad }, token);
+      expect(expectEnvelope(res, 400).error.descripcion).toMatch(/auditToken/);
+    }
+  });
 
   it('refuses each path without the right credentials: 401 without a valid token, 403 without the scope', async () => {
     const revoked = t.token(['admin']);
@@ -199,14 +221,59 @@ describe('station surface', () => {
   });
 });
 
+/** A POST whose body of `bytes` is written in 16 KB pieces as the socket drains, as a client streaming a file does. */
+function streamedPost(s: TestStation, path: string, bytes: number, token: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      new URL(path, s.station.url),
+      {
+        method: 'POST',
+        ca: readFileSync(join(s.dataDir, 'tls', 'station-cert.pem'), 'utf8'),
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Content-Length': String(bytes) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    const piece = Buffer.alloc(16_384, 0x41);
+    let sent = 0;
+    const write = (): void => {
+      while (sent < bytes) {
+        const n = Math.min(piece.length, bytes - sent);
+        sent += n;
+        if (!req.write(piece.subarray(0, n))) {
+          req.once('drain', write);
+          return;
+        }
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
 describe('failed authentication throttling', () => {
-  it('answers 429 with Retry-After once an address fails too often, even with a good token', async () => {
+  it('refuses an address that fails too often with 429 and its envelope, and still serves valid tokens from it', async () => {
     const s = await startTestStation({ auth: { maxFailures: 3, windowSeconds: 60 } });
     try {
-      for (let i = 0; i < 3; i++) expectEnvelope(await s.post(OPERATIONS.listPersons.path, {}, 'enr_bad'), 401);
-      const blocked = await s.post(OPERATIONS.listPersons.path, {}, s.adminToken);
-      expectEnvelope(blocked, 429);
-      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      // An integrator with a stale token, sending templates (a body of 50 KB), on the console's address.
+      const template = JSON.stringify({ template: 'A'.repeat(50_000) });
+      for (let i = 0; i < 3; i++) expectEnvelope(await s.post(OPERATIONS.extractFace.path, template, 'enr_stale'), 401);
+      for (let i = 0; i < 3; i++) {
+        const blocked = await s.post(OPERATIONS.extractFace.path, template, 'enr_stale');
+        expect(expectEnvelope(blocked, 429).error.descripcion).toMatch(/Demasiados intentos/);
+        expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // A template of 8 MB streamed in 16 KB pieces: the envelope arrives, not a reset connection.
+      const streamed = await streamedPost(s, OPERATIONS.extractFace.path, 8 * 2 ** 20, 'enr_stale');
+      expect(streamed.status).toBe(429);
+      expect(JSON.parse(streamed.text)).toMatchObject({ success: false, error: { codigo: 429 } });
+      // The operator's valid token, from the same address, is not locked out.
+      expectEnvelope(await s.post(OPERATIONS.stationStatus.path, {}, s.adminToken), 200);
+      expectEnvelope(await s.post(OPERATIONS.listPersons.path, {}, null), 429);
     } finally {
       await s.stop();
     }

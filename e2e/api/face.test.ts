@@ -151,6 +151,25 @@ describe('extraer-datos-rostro-UI', () => {
     expect(await sharp(Buffer.from(data.faceImage as string, 'base64')).metadata()).toMatchObject({ width: 480, height: 640 });
   });
 
+  it('answers INTRATEMPLATE_FACE_MISMATCH for frames of different people, a processing exception', async () => {
+    const data = await call('extractFace', {
+      template: await faceTemplate('fr-obama.jpg', 'fr-rose_leslie1.jpg'),
+      parametros: { videoFramesSeq: 2 },
+    });
+    expect(data).toMatchObject({ status: 'INTRATEMPLATE_FACE_MISMATCH', exception: true, properties: null });
+    expect(data.motivo).toBeTruthy();
+    // One rule for `exception`: no face is an exception; a failed quality gate is an answer.
+    const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#777' } })
+      .jpeg()
+      .toBuffer();
+    expect(await call('extractFace', { template: await faceTemplateOf(new Uint8Array(blank)) })).toMatchObject({
+      status: 'FACE_NOT_DETECTED',
+      exception: true,
+    });
+    const tiny = await call('extractFace', { template: await faceTemplate('fr-obama.jpg'), parametros: { minIOD: 1000 } });
+    expect(tiny).toMatchObject({ status: 'FACE_TOO_SMALL', exception: false });
+  });
+
   it('refuses two faces of similar size, but not a bystander', async () => {
     expect((await call('extractFace', { template: await faceTemplate('fr-two_people.jpg') })).status).toBe(
       'TEMPLATE_MULTIPLE_FACES',
@@ -255,9 +274,13 @@ describe.each(postgresBinDir() ? (['sqlite', 'postgres'] as const) : (['sqlite']
       await gcall('enroll', { idPersona: 'kit', template: await faceTemplate('fr-kit_harington2.jpg') });
       await gcall('enroll', { idPersona: 'rose', template: await faceTemplate('fr-rose_leslie1.jpg') });
       const found = await gcall('identify', { template: await faceTemplate('fr-kit_harington_test1.jpg') });
-      expect(found).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
+      expect(found).toMatchObject({ status: 'IDENTIFY_OK', exception: false, candidates: [{ idPersona: 'kit' }] });
+      // The best candidate also at the top of the answer, as the vendor's identify result carries it.
+      const best = (found.candidates as Record<string, unknown>[])[0]!;
+      expect(found).toMatchObject({ idPersona: 'kit', score: best.score, confidence: best.confidence, faP: best.faP });
       const stranger = await gcall('identify', { template: await faceTemplate('human-stock-emotions-a-1.jpg') });
-      expect(stranger).toMatchObject({ status: 'NOT_IDENTIFIED', candidates: [] });
+      expect(stranger).toMatchObject({ status: 'NOT_IDENTIFIED', exception: false, candidates: [] });
+      expect(stranger).not.toHaveProperty('idPersona');
     });
 
     it('asks for another capture instead of searching with a face too small to be found, unless told to search', async () => {
@@ -353,8 +376,17 @@ describe('verificar-spoof-rostro', () => {
     );
     const image = Buffer.from(fixture('video/live-0.jpg')).toString('base64');
     const data = await call('spoof', { template, image });
-    expect(data.status).toBe('NO_SPOOF_CHECK_CONFIDENCE');
+    expect(data).toMatchObject({ status: 'NO_SPOOF_CHECK_CONFIDENCE', exception: false });
     expect(data.samePerson).toMatchObject({ match: true });
+    // extractFace (the default): the face as extraction describes it.
+    expect(data.properties).toMatchObject({
+      gender: { type: expect.stringMatching(/^(MALE|FEMALE|NOT_DETECTED)$/) },
+      traits: { lookingFront: expect.any(Boolean) },
+      position: { points: expect.any(Array) },
+    });
+    expect(typeof (data.face as { template: string }).template).toBe('string');
+    const bare = await call('spoof', { template, parametros: { extractFace: false } });
+    expect(bare).not.toHaveProperty('properties');
     const other = await call('spoof', { template, image: Buffer.from(fixture('fr-obama.jpg')).toString('base64') });
     expect(other.samePerson).toMatchObject({ match: false });
   });

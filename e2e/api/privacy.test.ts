@@ -132,6 +132,7 @@ describe('the audit log', () => {
       'id_persona',
       'outcome',
       'http_status',
+      'audit_token',
     ]);
     expect(columns.every((c) => c.type === 'TEXT' || c.type === 'INTEGER')).toBe(true);
     expect(rows.length).toBeGreaterThan(8);

@@ -52,6 +52,8 @@ const ES: Record<'field' | 'emotion' | 'trait' | 'value' | 'status', Names> = {
     MALE: 'Masculino',
     FEMALE: 'Femenino',
     UNKNOWN: 'Desconocido',
+    NOT_DETECTED: 'Sin determinar',
+    UNSPECIFIED: 'Sin especificar',
     NEUTRAL: 'Neutral',
     SMILE: 'Sonrisa',
     SMILE_OPENED_JAW: 'Sonrisa con boca abierta',
@@ -66,6 +68,7 @@ const ES: Record<'field' | 'emotion' | 'trait' | 'value' | 'status', Names> = {
     RESCAN: 'Volver a escanear',
     RESCAN_FRONT: 'Volver a escanear el frente',
     RESCAN_BACK: 'Volver a escanear el dorso',
+    RESCAN_BOTH: 'Volver a escanear los dos lados',
     RETRY: 'Reintentar',
   },
   status: {
@@ -137,6 +140,8 @@ const EN: typeof ES = {
     MALE: 'Male',
     FEMALE: 'Female',
     UNKNOWN: 'Unknown',
+    NOT_DETECTED: 'Not determined',
+    UNSPECIFIED: 'Not specified',
     NEUTRAL: 'Neutral',
     SMILE: 'Smile',
     SMILE_OPENED_JAW: 'Open-mouthed smile',
@@ -151,6 +156,7 @@ const EN: typeof ES = {
     RESCAN: 'Scan again',
     RESCAN_FRONT: 'Scan the front again',
     RESCAN_BACK: 'Scan the back again',
+    RESCAN_BOTH: 'Scan both sides again',
     RETRY: 'Try again',
   },
   status: {

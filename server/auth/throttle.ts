@@ -1,6 +1,8 @@
 /**
- * Failed authentications per client address in a fixed window. Past the limit the address
- * is refused with 429 until its window ends, whatever it sends.
+ * Failed authentications per client address in a fixed window. Past the limit, the address's
+ * requests that do not carry a valid token are refused with 429 until the window ends; a valid
+ * token always passes, so an integrator with a stale token on 127.0.0.1 cannot lock out the
+ * operator console on the same address.
  */
 export class FailedAuthThrottle {
   private readonly windows = new Map<string, { start: number; failures: number }>();
@@ -11,7 +13,7 @@ export class FailedAuthThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds to wait when the address is blocked, otherwise 0. */
+  /** Seconds an unauthenticated request from the address must wait, otherwise 0. */
   retryAfter(address: string): number {
     const w = this.current(address);
     if (!w || w.failures < this.maxFailures) return 0;

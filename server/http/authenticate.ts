@@ -20,20 +20,20 @@ export function createAuthenticator(tokens: TokenService, throttle: FailedAuthTh
     require(scope) {
       return (req, res, next) => {
         const address = req.socket.remoteAddress ?? 'desconocida';
-        const wait = throttle.retryAfter(address);
-        if (wait > 0) {
-          throw new ApiError(
-            'TOO_MANY_REQUESTS',
-            `Demasiados intentos de autenticación fallidos desde esta dirección; reintente en ${wait} s.`,
-            {
-              'Retry-After': String(wait),
-            },
-          );
-        }
         const result = tokens.authenticate(req.headers.authorization);
         if (!result.ok) {
+          // Refused for its failure, or with 429 once its address has failed too often; a valid
+          // token is never refused for its address's failures.
+          const wait = throttle.retryAfter(address);
           throttle.recordFailure(address);
-          res.locals.log?.warn({ failure: result.failure, address }, 'autenticación fallida');
+          res.locals.log?.warn({ failure: result.failure, address, throttled: wait > 0 }, 'autenticación fallida');
+          if (wait > 0) {
+            throw new ApiError(
+              'TOO_MANY_REQUESTS',
+              `Demasiados intentos de autenticación fallidos desde esta dirección; reintente en ${wait} s con un token válido.`,
+              { 'Retry-After': String(wait) },
+            );
+          }
           throw new ApiError('UNAUTHENTICATED', FAILURE_TEXT[result.failure], {
             'WWW-Authenticate': `Bearer realm="enrolla"${result.failure === 'missing' ? '' : ', error="invalid_token"'}`,
           });

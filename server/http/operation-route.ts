@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { OperationId, OperationSpec, ParsedRequestOf, ResponseOf } from '../../common/api/operations.js';
+import { isException } from '../../common/api/exception.js';
 import { MAX_BODY_BYTES } from '../../common/limits.js';
 import { decodeTemplate, TemplateError, type DecodedTemplate } from '../../common/uitemplate/index.js';
 import type { Logger } from '../log/logger.js';
@@ -20,9 +21,12 @@ export interface OperationContext<K extends OperationId> {
   log: Logger;
 }
 
+/** What a handler answers: the route adds the transaction id and `exception`, which follows from the status. */
+export type OperationResult<K extends OperationId> = DistributiveOmit<ResponseOf<K>, 'txId' | 'exception'>;
+
 export type OperationHandler<K extends OperationId> = (
   ctx: OperationContext<K>,
-) => Promise<DistributiveOmit<ResponseOf<K>, 'txId'>> | DistributiveOmit<ResponseOf<K>, 'txId'>;
+) => Promise<OperationResult<K>> | OperationResult<K>;
 
 export type OperationHandlers = { [K in OperationId]?: OperationHandler<K> };
 
@@ -67,6 +71,7 @@ export function operationRoute<K extends OperationId>(
     if (!parsed.success) throw new ApiError('BAD_REQUEST', `Solicitud inválida: ${formatIssues(parsed.error.issues, body)}.`);
     const request = parsed.data as ParsedRequestOf<K>;
     res.locals.idPersona = (request as { idPersona?: string }).idPersona;
+    res.locals.auditToken = (request as { auditToken?: string }).auditToken;
 
     const templates: Record<string, DecodedTemplate> = {};
     for (const [field, kind] of Object.entries(spec.templates ?? {})) {
@@ -87,13 +92,14 @@ export function operationRoute<K extends OperationId>(
     }
     const log = (res.locals.log as Logger).child({ operation: spec.id });
     const result = await handler({ txId, request, templates, token, log });
-    const data = { ...result, txId };
+    const status = (result as { status?: string }).status;
+    const data = { ...result, exception: isException(status), txId };
     if (deps.validateResponses) {
       const check = spec.response.safeParse(data);
       if (!check.success)
         return next(new Error(`Respuesta fuera de esquema en ${spec.id}: ${formatIssues(check.error.issues, data)}`));
     }
-    res.locals.outcome = (data as { status?: string }).status ?? 'SUCCESS';
+    res.locals.outcome = status ?? 'SUCCESS';
     sendSuccess(res, data);
   };
   const audit: RequestHandler = (_req, res, next) => {
@@ -109,6 +115,7 @@ export function operationRoute<K extends OperationId>(
           idPersona: (res.locals.idPersona as string | undefined) ?? null,
           outcome: (res.locals.outcome as string | undefined) ?? `ERROR_${res.statusCode}`,
           httpStatus: res.statusCode,
+          auditToken: (res.locals.auditToken as string | undefined) ?? null,
         });
       } catch (error) {
         (res.locals.log as Logger).error({ err: error }, 'no se pudo registrar la auditoría');

@@ -13,7 +13,8 @@ const ERROR_RESPONSES: Record<string, string> = {
   '405': 'Método distinto de POST.',
   '413': `El cuerpo supera ${MAX_BODY_BYTES} bytes.`,
   '415': 'El cuerpo no es application/json.',
-  '429': 'Demasiadas autenticaciones fallidas desde la dirección; ver Retry-After.',
+  '429':
+    'Sin un token válido, desde una dirección con demasiadas autenticaciones fallidas; ver Retry-After. Un token válido nunca se rechaza por su dirección.',
   '500': 'Error interno; la descripción da el txId.',
   '501': 'El motor de la operación no está instalado en esta estación.',
   '503': 'La estación está ocupada o su almacenamiento no está disponible.',

@@ -30,7 +30,7 @@ export function DniResult({ data, compact = false }: { data: Dni; compact?: bool
       >
         {data.suggestedAction !== 'NONE' && (
           <p>
-            {t('dni.action')}: {labelOf(locale, 'value', data.suggestedAction)}
+            {t('dni.action')}: {labelOf(locale, 'value', data.rescanSide ? `RESCAN_${data.rescanSide}` : data.suggestedAction)}
           </p>
         )}
         <Motivo motivo={data.motivo} />

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import type { RescanSide, SuggestedAction } from '../../../common/api/document-schemas.js';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
 import { CANONICAL_WIDTH } from '../../engines/document/card/locate-card.js';
 import { DNI_2012_BACK_FINGERPRINT } from '../../engines/document/layout/dni-layout.js';
@@ -170,9 +171,15 @@ export function documentOperations(deps: {
 
 type Decision = {
   status: 'OK' | 'EXCEPTION' | 'FRONT_FACE_NOT_FOUND' | 'NEITHER_MRZ_NOR_PDF417_DETECTED' | 'NOT_ARGENTINA_ID';
-  suggestedAction: 'RESCAN' | 'RESCAN_FRONT' | 'RESCAN_BACK' | 'RETRY' | 'NONE';
+  suggestedAction: SuggestedAction;
+  /** With RESCAN: which side to capture again. */
+  rescanSide: RescanSide | null;
   motivo?: string;
 };
+
+/** The vendor's RESCAN, naming the side in its own field. */
+const rescan = (side: RescanSide) => ({ suggestedAction: 'RESCAN', rescanSide: side }) as const;
+const NO_RESCAN = { rescanSide: null } as const;
 
 /** The outcome and exactly what the operator should do next. */
 function decide(r: {
@@ -186,14 +193,14 @@ function decide(r: {
   wantMrz: boolean;
 }): Decision {
   const { front, back, payload, mrz, info } = r;
-  const rescanOf = (side: 'front' | 'back') => (side === 'front' ? 'RESCAN_FRONT' : 'RESCAN_BACK');
+  const rescanOf = (side: 'front' | 'back') => rescan(side === 'front' ? 'FRONT' : 'BACK');
   if (!payload && !mrz) {
     const given = (['front', 'back'] as const).filter((side) => r[side]);
     const reasons = given.map((side) => `${side === 'front' ? 'el frente' : 'el dorso'}: ${whyUnreadable(r[side]!)}`);
     if (!back) reasons.push('falta el dorso: captúrelo también');
     return {
       status: 'NEITHER_MRZ_NOR_PDF417_DETECTED',
-      suggestedAction: given.length === 2 ? 'RESCAN' : !back ? 'RESCAN_BACK' : rescanOf(given[0]!),
+      ...(given.length === 2 ? rescan('BOTH') : !back ? rescan('BACK') : rescanOf(given[0]!)),
       motivo: `no se leyó ni el código PDF417 ni la MRZ (${reasons.join('; ')})`,
     };
   }
@@ -201,23 +208,34 @@ function decide(r: {
     return {
       status: 'NOT_ARGENTINA_ID',
       suggestedAction: 'NONE',
+      ...NO_RESCAN,
       motivo: 'el código PDF417 no tiene el formato del DNI argentino',
     };
   }
   if (mrz && mrz.issuingState !== 'ARG' && mrz.problems.length === 0 && mrz.valid) {
-    return { status: 'NOT_ARGENTINA_ID', suggestedAction: 'NONE', motivo: `documento emitido por ${mrz.issuingState}` };
+    return {
+      status: 'NOT_ARGENTINA_ID',
+      suggestedAction: 'NONE',
+      ...NO_RESCAN,
+      motivo: `documento emitido por ${mrz.issuingState}`,
+    };
   }
   const key = ['documentNumber', 'surname', 'givenNames', 'dateOfBirth'] as const;
   const disagree = key.filter((k) => info.fields[k]?.agreement === 'DISAGREE');
   if (disagree.length) {
-    return { status: 'EXCEPTION', suggestedAction: 'RETRY', motivo: `las fuentes no coinciden en ${disagree.join(', ')}` };
+    return {
+      status: 'EXCEPTION',
+      suggestedAction: 'RETRY',
+      ...NO_RESCAN,
+      motivo: `las fuentes no coinciden en ${disagree.join(', ')}`,
+    };
   }
   const invalid = key.filter((k) => !info.fields[k]?.valid);
   if (invalid.length) {
     const side = mrz && !mrz.valid ? 'back' : 'front';
     return {
       status: 'EXCEPTION',
-      suggestedAction: blurredOrGlared(r[side]) ? rescanOf(side) : 'RETRY',
+      ...(blurredOrGlared(r[side]) ? rescanOf(side) : { suggestedAction: 'RETRY', ...NO_RESCAN }),
       motivo: `no se pudo validar ${invalid.join(', ')}${
         mrz && !mrz.valid
           ? ` (MRZ: ${mrz.problems
@@ -232,16 +250,16 @@ function decide(r: {
     };
   }
   if (r.wantFace && front && !r.portraitFound && info.documentVersion === 'ARGENTINA_ID_V2') {
-    return { status: 'FRONT_FACE_NOT_FOUND', suggestedAction: 'RESCAN_FRONT', motivo: 'no se encontró la foto en el frente' };
+    return { status: 'FRONT_FACE_NOT_FOUND', ...rescan('FRONT'), motivo: 'no se encontró la foto en el frente' };
   }
   if (back && !mrz && r.wantMrz && info.documentVersion === 'ARGENTINA_ID_V2') {
     return {
       status: 'OK',
-      suggestedAction: 'RESCAN_BACK',
+      ...rescan('BACK'),
       motivo: `los datos salen solo del código del frente; el dorso no se pudo leer (${whyUnreadable(back)})`,
     };
   }
-  return { status: 'OK', suggestedAction: 'NONE' };
+  return { status: 'OK', suggestedAction: 'NONE', ...NO_RESCAN };
 }
 
 /** The fingerprint box of a 2012+ back, cut from the rectified card (JPEG, base64). */

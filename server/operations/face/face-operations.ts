@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import type { ExtractParameters, extractFaceResponseSchema, SingleFramePolicy } from '../../../common/api/face-schemas.js';
+import {
+  extractParametersSchema,
+  type ExtractParameters,
+  type extractFaceResponseSchema,
+  type SingleFramePolicy,
+} from '../../../common/api/face-schemas.js';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
 import { sniffImage } from '../../../common/uitemplate/index.js';
 import { assessQuality } from '../../engines/face/analysis/quality.js';
@@ -48,8 +53,9 @@ export interface FaceMatchingPolicy {
 }
 
 const BASE = MATCHING_ANALYSIS;
+const EXTRACT_DEFAULTS = extractParametersSchema.parse({});
 
-type ExtractData = Omit<z.infer<typeof extractFaceResponseSchema>, 'txId'>;
+type ExtractData = Omit<z.infer<typeof extractFaceResponseSchema>, 'txId' | 'exception'>;
 
 interface EnrollRefusal {
   status: 'DUPLICATED_TEMPLATE' | 'DUPLICATED_SUBJECT_ID';
@@ -220,20 +226,25 @@ export function faceOperations(deps: {
         .search(probe, maxResults)
         .map((hit) => ({ idPersona: hit.idPersona, ...scoreOn(hit.score - shift, gallery.impostors) }))
         .filter((c) => c.confidence >= threshold);
-      return { status: candidates.length ? 'IDENTIFY_OK' : 'NOT_IDENTIFIED', threshold: round1(threshold), candidates };
+      // The best candidate also at the top, where the vendor's identify result carries it.
+      const best = candidates[0];
+      return {
+        status: best ? 'IDENTIFY_OK' : 'NOT_IDENTIFIED',
+        threshold: round1(threshold),
+        ...(best ?? {}),
+        candidates,
+      };
     },
 
     spoof: async ({ request, templates }) => {
       const template = templates.template!;
       const threshold = request.parametros.threshold ?? policy.spoofThreshold;
       const extract = request.parametros.extractFace;
-      const analyses = await analyze(template, {
-        ...BASE,
-        presentation: true,
-        frameJpeg: extract,
-        portrait: extract,
-        thumbnailWidth: extract ? 128 : 0,
-      });
+      // With extractFace, the face as extraction describes it at its default parameters.
+      const analyses = await analyze(
+        template,
+        extract ? { ...extractOptions(EXTRACT_DEFAULTS), presentation: true } : { ...BASE, presentation: true },
+      );
       const selection = selectFrames(analyses, { onlyMajor: true, impostors: policy.impostors });
       if (!selection.ok) return { status: selection.status, motivo: selection.motivo };
       const verdict = assessPresentation(selection.all);
@@ -253,7 +264,12 @@ export function faceOperations(deps: {
           : verdict.evidence === 'single-frame'
             ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
             : {}),
-        ...(extract ? extractedFace(best, engine.modelId) : {}),
+        ...(extract
+          ? {
+              ...extractedFace(best, engine.modelId),
+              properties: facePropertiesOf(best.face, best.analysis, best.quality, EXTRACT_DEFAULTS),
+            }
+          : {}),
       };
       if (!request.image) return data;
       const photo = decodePhoto(request.image);
@@ -324,18 +340,11 @@ function extractResult(
     impostors,
     minFaceScore: minFaceScoreOf(params),
   });
-  if (!selection.ok)
-    return {
-      exception: true,
-      status: selection.status === 'INTRATEMPLATE_FACE_MISMATCH' ? 'BAD_TEMPLATE' : selection.status,
-      motivo: selection.motivo,
-      ...empty,
-    };
+  if (!selection.ok) return { status: selection.status, motivo: selection.motivo, ...empty };
   const best = selection.best;
   const quality = assessQuality(best.face);
   const gate = extractGate(best.face, quality, params);
   return {
-    exception: false,
     status: gate.status,
     ...(gate.status === 'OK' ? {} : { motivo: gate.motivo }),
     ...extractedFace(best, modelId),

@@ -8,7 +8,7 @@ describe('genderOf', () => {
   });
 
   it('names none where the net is less than three to one sure, keeping the likelier sex’s probability', () => {
-    expect(genderOf({ type: 'MALE', score: 0.74 })).toEqual({ type: 'UNKNOWN', confidence: 74 });
-    expect(genderOf({ type: 'FEMALE', score: 0.5 })).toEqual({ type: 'UNKNOWN', confidence: 50 });
+    expect(genderOf({ type: 'MALE', score: 0.74 })).toEqual({ type: 'NOT_DETECTED', confidence: 74 });
+    expect(genderOf({ type: 'FEMALE', score: 0.5 })).toEqual({ type: 'NOT_DETECTED', confidence: 50 });
   });
 });

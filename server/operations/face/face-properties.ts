@@ -33,17 +33,17 @@ function point(p: Point, num: number, confidence: number) {
 }
 
 /**
- * The net's probability under which no sex is named (UNKNOWN, a value of the vendor's): three to
+ * The net's probability under which no sex is named (NOT_DETECTED, the vendor's value): three to
  * one, by reasoning. The net's probability is about calibrated (`eval:attributes` prints the
  * share left unnamed and the errors among the named): a guess less sure than that is wrong more
  * than one time in four.
  */
 export const GENDER_MIN_PROBABILITY = 0.75;
 
-/** The sex reported: the net's when it is sure enough, with its probability; else UNKNOWN with the likelier sex's. */
+/** The sex reported: the net's when it is sure enough, with its probability; else NOT_DETECTED with the likelier sex's. */
 export function genderOf(estimate: NonNullable<MajorFace['gender']>): NonNullable<FaceProperties['gender']> {
   return {
-    type: estimate.score >= GENDER_MIN_PROBABILITY ? estimate.type : 'UNKNOWN',
+    type: estimate.score >= GENDER_MIN_PROBABILITY ? estimate.type : 'NOT_DETECTED',
     confidence: pct(estimate.score),
   };
 }

@@ -19,7 +19,7 @@ import { SEARCH_INDEX_DIR } from '../../search/search-index-dir.js';
 import type { AuditEntry } from '../../../common/api/admin-schemas.js';
 import { StoreError } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
-import { DATABASE_FILE, INSERT_AUDIT, keyOpens } from './sqlite-store.js';
+import { auditValues, DATABASE_FILE, INSERT_AUDIT, keyOpens } from './sqlite-store.js';
 import { assertDatabaseNotInUse, hasSqliteHeader } from './station-lock.js';
 import type { BackupWorkerData, BackupWorkerReply } from './worker/backup-worker.js';
 
@@ -58,7 +58,16 @@ export function stampOf(name: string): number {
 
 /** An audit entry for what an operator did on the station's machine, not through the API (HTTP status 0). */
 export function localAuditEntry(operation: string, by: string, outcome: 'SUCCESS' | 'ERROR', at: Date): Omit<AuditEntry, 'seq'> {
-  return { at: at.toISOString(), txId: randomUUID(), operation, tokenName: by, idPersona: null, outcome, httpStatus: 0 };
+  return {
+    at: at.toISOString(),
+    txId: randomUUID(),
+    operation,
+    tokenName: by,
+    idPersona: null,
+    outcome,
+    httpStatus: 0,
+    auditToken: null,
+  };
 }
 
 /**
@@ -327,7 +336,7 @@ export function appendLocalAudit(file: string, operation: string, now = new Date
   const e = localAuditEntry(operation, by, 'SUCCESS', now);
   const db = new Database(file, { fileMustExist: true, timeout: 5000 });
   try {
-    db.prepare(INSERT_AUDIT).run(e.at, e.txId, e.operation, e.tokenName, e.idPersona, e.outcome, e.httpStatus);
+    db.prepare(INSERT_AUDIT).run(...auditValues(e));
   } finally {
     db.close();
   }

@@ -156,4 +156,13 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 7,
+    name: "the caller's audit token beside each audit entry",
+    // The vendor's requests carry an `auditToken` of the integrator's own (a case or desk number):
+    // kept beside the token name so the two logs can be joined.
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN audit_token TEXT;
+    `,
+  },
 ];

@@ -154,10 +154,12 @@ describe('SQLite station store', () => {
         idPersona: null,
         outcome: 'NOT_VERIFIED',
         httpStatus: 200,
+        auditToken: i === 4 ? 'caja-7' : null,
       });
     }
     const page = store.listAudit({ limit: 2 });
     expect(page.map((e) => e.txId)).toEqual(['tx4', 'tx3']);
+    expect(page.map((e) => e.auditToken)).toEqual(['caja-7', null]);
     expect(store.listAudit({ limit: 10, beforeSeq: page[1]!.seq }).map((e) => e.txId)).toEqual(['tx2', 'tx1', 'tx0']);
     store.close();
   });

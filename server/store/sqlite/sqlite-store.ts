@@ -128,7 +128,11 @@ export function keyOpens(db: Database.Database, key: Buffer): boolean | null {
 
 /** The audit log's one insert: a request's entry, or an operator's on the station's machine (backup.ts). */
 export const INSERT_AUDIT =
-  'INSERT INTO audit_log (at, tx_id, operation, token_name, id_persona, outcome, http_status) VALUES (?, ?, ?, ?, ?, ?, ?)';
+  'INSERT INTO audit_log (at, tx_id, operation, token_name, id_persona, outcome, http_status, audit_token) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
+
+/** The values of INSERT_AUDIT for an entry, in its order. */
+export const auditValues = (e: Omit<AuditEntry, 'seq'>) =>
+  [e.at, e.txId, e.operation, e.tokenName, e.idPersona, e.outcome, e.httpStatus, e.auditToken] as const;
 
 /** Samples written in clear (before sealing): read through the partial index face_samples_unsealed. */
 export const UNSEALED_SAMPLES = 'SELECT id, id_persona, embedding, thumbnail FROM face_samples WHERE sealed = 0';
@@ -201,6 +205,7 @@ interface AuditRow {
   id_persona: string | null;
   outcome: string;
   http_status: number;
+  audit_token: string | null;
 }
 
 const PERSON_COLUMNS = `p.id_persona, p.created_at, p.updated_at,
@@ -520,7 +525,7 @@ class SqliteStore implements StationStore {
   }
 
   appendAudit(e: Omit<AuditEntry, 'seq'>): void {
-    wrap(() => this.q.insertAudit.run(e.at, e.txId, e.operation, e.tokenName, e.idPersona, e.outcome, e.httpStatus));
+    wrap(() => this.q.insertAudit.run(...auditValues(e)));
   }
 
   listAudit(query: { limit: number; beforeSeq?: number | undefined }): AuditEntry[] {
@@ -534,6 +539,7 @@ class SqliteStore implements StationStore {
       idPersona: r.id_persona,
       outcome: r.outcome,
       httpStatus: r.http_status,
+      auditToken: r.audit_token,
     }));
   }
 
