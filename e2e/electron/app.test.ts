@@ -1,6 +1,6 @@
 // The desktop app in a real Electron, driven by Playwright. Runs where an Electron binary exists
-// (ELECTRON_PATH, or node_modules/electron after its postinstall downloaded it) and a display is
-// available (xvfb-run on a CI without one); skipped, and says so, everywhere else.
+// (ELECTRON_PATH, or node_modules/electron after `npm run desktop:install`), on the session's
+// display or a virtual one (Debian's xvfb); skipped, and says why, everywhere else.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../server/version.js';
+import { displayForElectron } from '../helpers/display.js';
 
 /** The page's globals, typed here (this project's Node tsconfig has no DOM library). */
 interface PageGlobals {
@@ -30,17 +31,19 @@ function electronBinary(): string | null {
 }
 
 const binary = electronBinary();
-if (!binary) {
-  console.warn(
-    'e2e/electron: OMITIDO: no hay binario de Electron (ELECTRON_PATH o node_modules/electron/dist). ' +
-      'El shell se prueba con Electron simulado en main/*.test.ts.',
-  );
-}
+const display = binary ? await displayForElectron() : null;
+const missing = !binary
+  ? 'no hay binario de Electron (ELECTRON_PATH, o npm run desktop:install)'
+  : display && 'missing' in display
+    ? display.missing
+    : null;
+if (missing) console.warn(`e2e/electron: OMITIDO: ${missing}. El shell se prueba con Electron simulado en main/*.test.ts.`);
 
-describe.skipIf(!binary)('desktop app in a real Electron (skipped without an Electron binary)', () => {
+describe.skipIf(missing !== null)('desktop app in a real Electron (skipped without an Electron binary or a display)', () => {
   let dir: string;
   let app: ElectronApplication;
   let page: Page;
+  const displayEnv = display && 'env' in display ? display.env : {};
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'enrolla-electron-'));
@@ -54,13 +57,17 @@ describe.skipIf(!binary)('desktop app in a real Electron (skipped without an Ele
       executablePath: binary!,
       // No keyring on a CI machine: the plaintext backend, accepted only through the documented override.
       args: [path.join(packageRoot(), 'dist', 'main', 'main.js'), `--user-data-dir=${dir}`, '--password-store=basic'],
-      env: { ...process.env, ENROLLA_DATA_DIR: dataDir, ENROLLA_ALLOW_PLAINTEXT_SECRETS: '1' } as Record<string, string>,
+      env: { ...process.env, ...displayEnv, ENROLLA_DATA_DIR: dataDir, ENROLLA_ALLOW_PLAINTEXT_SECRETS: '1' } as Record<
+        string,
+        string
+      >,
     });
     page = await app.firstWindow();
     await page.waitForLoadState('domcontentloaded');
   });
   afterAll(async () => {
     await app?.close();
+    if (display && 'stop' in display) display.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
