@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeRequirements, installMissing } from './system-packages.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -17,6 +18,12 @@ const checks = [
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
   ['build', 'npm', ['run', '--silent', 'build']],
 ];
+
+// What the suites need from the system, installed as .ci/run does where this runs as root on
+// Debian; otherwise named, with what will not run.
+process.stdout.write('== system\n');
+installMissing();
+for (const line of describeRequirements()) process.stdout.write(`${line}\n`);
 
 let passed = 0;
 let failed = 0;
@@ -40,6 +47,7 @@ spawnSync(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--out
   stdio: 'inherit',
 });
 let skipped = 0;
+const skippedFiles = new Map();
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed += results.numPassedTests;
@@ -56,6 +64,8 @@ if (existsSync(report)) {
   }
   for (const file of results.testResults) {
     for (const t of file.assertionResults) if (t.status === 'failed') failures.push(t.fullName);
+    const skips = file.assertionResults.filter((t) => t.status === 'pending' || t.status === 'skipped' || t.status === 'todo');
+    if (skips.length) skippedFiles.set(path.relative(root, file.name), skips.length);
   }
 } else {
   failed++;
@@ -63,5 +73,12 @@ if (existsSync(report)) {
 }
 
 if (failures.length) process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
-process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+if (skippedFiles.size)
+  process.stdout.write(
+    `\nSkipped (the system lines above say why):\n${[...skippedFiles].map(([f, n]) => `  - ${f}: ${n}`).join('\n')}\n`,
+  );
+const skippedNames = [...skippedFiles.keys()].map((f) => path.basename(f, '.test.ts'));
+process.stdout.write(
+  `\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped (${skippedNames.join(', ')})` : ''}\n`,
+);
 process.exitCode = failed === 0 ? 0 : 1;

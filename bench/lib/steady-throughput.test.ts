@@ -55,7 +55,7 @@ describe('steady throughput', () => {
     });
     const mean = (f: (r: (typeof ratios)[number]) => number) => ratios.reduce((a, r) => a + f(r), 0) / ratios.length;
     expect(mean((r) => r.steady)).toBeCloseTo(2, 2);
-    // Timed from the first request sent to the last answered, as bench:face did to stop 46.
+    // Timed from the first request sent to the last answered, the ratio comes out lower.
     expect(mean((r) => r.whole)).toBeLessThan(1.98);
     expect(mean((r) => r.betweenEnds)).toBeLessThan(1.98);
     const { rps, cores } = steadyThroughput(simulate(2, 150, 4, 47), 4);

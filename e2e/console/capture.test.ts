@@ -11,7 +11,7 @@ import { decodeTemplate } from '../../common/uitemplate/index.js';
 import { packageRoot } from '../../server/version.js';
 import { PEOPLE } from '../../test/dni/dni-person.js';
 import { renderBack2012, renderFront2012 } from '../../test/dni/synthetic-card.js';
-import { launchBrowser, newContext, screenshotPath } from '../helpers/browser.js';
+import { BROWSER_MISSING, launchBrowser, newContext, screenshotPath } from '../helpers/browser.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 import { FIXTURES, fixture } from '../helpers/templates.js';
@@ -75,6 +75,7 @@ const person = PEOPLE.ordinary!;
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'enrolla-capture-'));
   t = await startTestStation({}, { consoleDir: path.join(packageRoot(), 'dist', 'renderer'), waitForEngines: true });
+  if (BROWSER_MISSING) return;
   browser = await launchBrowser({ fakeVideo: path.join(FIXTURES, 'video', 'real2_640x480_15fps_6s.mjpeg') });
   blackClip(path.join(tmp, 'black.y4m'));
   blankBrowser = await launchBrowser({ fakeVideo: path.join(tmp, 'black.y4m') });
@@ -122,7 +123,7 @@ describe('guidance models served by the station', () => {
   });
 });
 
-describe('capture components (standalone page, fake camera)', () => {
+describe.skipIf(BROWSER_MISSING !== null)('capture components (standalone page, fake camera)', () => {
   it('captures a face sequence automatically that extraer-datos-rostro-UI accepts', async () => {
     const { page, external, errors } = await openHarness(browser, 'only=face&backend=wasm');
     const guidance = page.getByTestId('face-capture-guidance');

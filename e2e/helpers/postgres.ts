@@ -17,6 +17,7 @@ export function postgresBinDir(): string | null {
 
 export const POSTGRES_MISSING =
   'PostgreSQL no está instalado (/usr/lib/postgresql/*/bin/initdb): `apt-get install postgresql` o `.ci/run` lo instala';
+if (!postgresBinDir()) console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
 
 /**
  * One throwaway cluster for the tests of a file (started before them; skipped with a warning where
@@ -27,7 +28,6 @@ export function postgresForFile(): { readonly cluster: TestPostgres; defer(...cl
   const closers: (() => Promise<unknown>)[] = [];
   beforeAll(async () => {
     if (postgresBinDir()) cluster = await startTestPostgres();
-    else console.warn(`Se omiten las pruebas sobre PostgreSQL: ${POSTGRES_MISSING}`);
   });
   afterAll(async () => {
     for (const close of closers.reverse()) await close();

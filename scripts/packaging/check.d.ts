@@ -4,6 +4,9 @@ export interface PackagingFacts {
   asarEntries?: number;
   nativeModules?: string[];
   modelFiles?: number;
+  /** Bytes of the unpacked app, and of it without the (stand-in) Electron runtime: resources/. */
+  appBytes?: number;
+  resourcesBytes?: number;
   fuses?: Record<string, string>;
 }
 export declare function standInElectron(dir: string, version: string): void;

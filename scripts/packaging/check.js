@@ -149,6 +149,10 @@ export async function checkPackaging({ work = mkdtempSync(path.join(tmpdir(), 'e
   if (missing.length) problems.push(`resources/models incompleto: ${missing.slice(0, 8).join(', ')}`);
   facts.modelFiles = expected.length - missing.length;
 
+  const bytesUnder = (dir) => filesUnder(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
+  facts.appBytes = bytesUnder(app);
+  facts.resourcesBytes = bytesUnder(resources);
+
   // Fuses, read back from the packaged executable.
   facts.fuses = await readFuses(path.join(app, 'enrolla'));
   for (const [name, enabled] of Object.entries(ENROLLA_FUSES)) {

@@ -6,7 +6,7 @@ import { normalize } from './similarity.js';
  * half its similarity to the gallery's mean sample. A probe that carries much of what a
  * population's faces share scores high against everyone; this raises that probe's threshold and
  * nobody else's, and leaves the ranking as it was (docs/face-engine.md, "Centring on the gallery").
- * The half beat none and all on the LFW sets, data the product may use (by hand, stop 38), as on
+ * The half beat none and all on the LFW sets, data the product may use (measured by hand), as on
  * CelebA, which is measured with and never fitted on.
  */
 export const CENTRING_SHARE = 0.5;

@@ -539,10 +539,10 @@ describe('selectNth', () => {
   it('finds the k-th smallest value and leaves no larger value before it, duplicates included', () => {
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    for (let trial = 0; trial < 200; trial++) {
+    for (let round = 0; round < 200; round++) {
       const n = 1 + Math.floor(rnd() * 300);
-      // Few distinct values in some trials: ties are the hard case for the partition.
-      const levels = trial % 2 ? 5 : 1000;
+      // Few distinct values in some rounds: ties are the hard case for the partition.
+      const levels = round % 2 ? 5 : 1000;
       const a = Float32Array.from({ length: n }, () => Math.floor(rnd() * levels) - levels / 2);
       const sorted = a.slice().sort();
       const k = Math.floor(rnd() * n);

@@ -1,5 +1,5 @@
 /**
- * Capture components (issue 5): live face and document capture with in-browser guidance,
+ * Capture components: live face and document capture with in-browser guidance,
  * embeddable by any web front end on the station's LAN (docs/capture-components.md).
  */
 export { FaceCapture, type CapturedFace, type FaceCaptureProps } from './FaceCapture.js';
