@@ -42,12 +42,19 @@ const datePartsSchema = z.object({ day: z.number().int(), month: z.number().int(
 
 export const DNI_SOURCES = ['PDF417', 'MRZ', 'OCR', 'NONE'] as const;
 
+export const AGREEMENTS = ['AGREE', 'MISMATCH', 'SINGLE_SOURCE'] as const;
+
 const fieldDetailSchema = z.object({
   source: z.enum(DNI_SOURCES).meta({ description: 'De dónde sale el valor: la fuente más confiable que lo leyó válido.' }),
   valid: z.boolean(),
-  agreement: z
-    .enum(['AGREE', 'DISAGREE', 'SINGLE_SOURCE'])
-    .meta({ description: 'Si las fuentes que leyeron el campo coinciden.' }),
+  agreement: z.enum(AGREEMENTS).meta({
+    description:
+      'Si las fuentes que leyeron el campo coinciden (AGREE), dicen otra cosa (MISMATCH: el documento responde SPOOF) o lo leyó una sola (SINGLE_SOURCE).',
+  }),
+  confidence: z.number().meta({
+    description:
+      '0-100: 90 con una fuente válida (95 con dígito verificador), más cuando otra coincide; el texto solo impreso, lo que dice el OCR (nunca válido); 0 si las fuentes difieren.',
+  }),
   motivo: z.string().optional(),
 });
 
@@ -56,7 +63,10 @@ export const documentInfoSchema = z.object({
   givenNames: z.string().nullable(),
   documentNumber: z.string().nullable(),
   cuilNumber: z.string().nullable(),
-  sex: z.enum(['M', 'F', 'X']).nullable(),
+  sex: z
+    .enum(['MALE', 'FEMALE', 'UNSPECIFIED'])
+    .nullable()
+    .meta({ description: 'Los valores del proveedor: M, F y X (no binario) del DNI.' }),
   nationality: z.string().nullable(),
   issuingCountry: z.string().nullable(),
   dateOfBirth: datePartsSchema,
@@ -65,6 +75,7 @@ export const documentInfoSchema = z.object({
   address: z.string().nullable().meta({ description: 'Domicilio del dorso, por OCR.' }),
   addressConfidence: z.number().meta({ description: 'Confianza 0-100 del OCR del domicilio.' }),
   placeOfBirth: z.string().nullable().meta({ description: 'Lugar de nacimiento del dorso, por OCR.' }),
+  placeOfBirthConfidence: z.number().meta({ description: 'Confianza 0-100 del OCR del lugar de nacimiento.' }),
   order: z.string().nullable().meta({ description: 'Número de trámite.' }),
   sequence: z.string().nullable().meta({ description: 'Ejemplar.' }),
   documentVersion: z.enum(['ARGENTINA_ID_V1', 'ARGENTINA_ID_V2']).nullable(),

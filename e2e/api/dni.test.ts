@@ -10,6 +10,7 @@ import { faceTemplate, fixture } from '../helpers/templates.js';
 
 // Synthetic cards with known ground truth, posted as an integrator would.
 type Dni = ResponseOf<'extractDni'>;
+const VENDOR_SEX = { M: 'MALE', F: 'FEMALE', X: 'UNSPECIFIED' } as const;
 let t: TestStation;
 let token: string;
 
@@ -43,7 +44,7 @@ describe('extraer-datos-dni-UI', () => {
       surname: person.surname,
       givenNames: person.givenNames,
       documentNumber: person.documentNumber,
-      sex: person.sex,
+      sex: VENDOR_SEX[person.sex],
       dateOfBirth: person.birthDate,
       issuingDate: person.issueDate,
       expirationDate: person.expiryDate,
@@ -109,7 +110,7 @@ describe('extraer-datos-dni-UI', () => {
         surname: person.surname,
         givenNames: person.givenNames,
         documentNumber: person.documentNumber,
-        sex: person.sex,
+        sex: VENDOR_SEX[person.sex],
         dateOfBirth: person.birthDate,
       });
     }

@@ -1,17 +1,18 @@
 import sharp from 'sharp';
 import { decodeRgb } from '../../imaging/decode-image.js';
 import { CANONICAL_HEIGHT, CANONICAL_WIDTH, captureQuality, locateCard, type CaptureQuality } from './card/locate-card.js';
-import { DNI_2012_BACK, DNI_2012_FRONT, type FrontField } from './layout/dni-layout.js';
 import { MrzReader } from './mrz/read-mrz.js';
-import { PrintedFieldReader, type PrintedField } from './ocr/read-printed-fields.js';
 import { parseTd1, type Td1Result } from './mrz/td1-parser.js';
 import { decodePdf417 } from './pdf417/decode-pdf417.js';
+import { CardTextReader } from './text/read-card-text.js';
+import { readDniFields, type DniTextField, type DniTextFields } from './text/dni-text-fields.js';
+import { groupWords, type TextBox, type TextLine } from './text/text-lines.js';
 import { parseDniPayload, type DniPayload, type UnrecognisedPayload } from './pdf417/dni-payload.js';
 
 export interface SideOptions {
   pdf417: boolean;
   mrz: boolean;
-  /** OCR of the printed text: the back's address and place of birth; the front's fields when its barcode fails. */
+  /** OCR of the printed text, wherever it sits: every field's label and value on either side. */
   text: boolean;
   declaredSide?: 'front' | 'back' | undefined;
 }
@@ -21,28 +22,45 @@ export interface SideReading {
   quality: CaptureQuality;
   /** The card rectified to the canonical 1011 x 638 (300 dpi), JPEG. */
   rectifiedJpeg: Uint8Array;
-  pdf417: { payload: DniPayload | UnrecognisedPayload; decoder: string; step: string; ms: number } | null;
+  pdf417: {
+    payload: DniPayload | UnrecognisedPayload;
+    decoder: string;
+    step: string;
+    ms: number;
+    /** The symbol's box on the rectified card, when the decoder said where it was. */
+    box: TextBox | null;
+  } | null;
   mrz: { parsed: Td1Result; confidence: number[]; ms: number } | null;
-  printed: { side: 'front' | 'back'; fields: Record<string, PrintedField> } | null;
+  /** The printed fields found by their labels and patterns, and the lines they came from. */
+  printed: { fields: DniTextFields; lines: TextLine[] } | null;
   timings: Record<string, number>;
 }
 
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÑÁÉÍÓÚÜ '-";
-const DATE = '0123456789/';
-const FRONT_WHITELISTS: Partial<Record<FrontField, string>> = {
-  surname: LETTERS,
-  givenNames: LETTERS,
-  sex: 'MFX',
-  sequence: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
-  dateOfBirth: DATE,
-  issuingDate: DATE,
-  expirationDate: DATE,
-  documentNumber: '0123456789.',
-  order: 'TrámiteN°0123456789 ',
-};
-
 /** The MRZ of a TD1 card fills its bottom 17 mm or so: read from 33 mm down, full width. */
 const MRZ_ZONE_TOP = Math.round((33 / 54) * CANONICAL_HEIGHT);
+/** Printed text may reach a little into that zone; the MRZ's first line starts lower (about 37 mm). */
+const MRZ_MASK_MARGIN = Math.round((2.5 / 54) * CANONICAL_HEIGHT);
+
+/** Fields of one or two characters, which sparse reading of a whole side misses most. */
+const SHORT_VALUES: ReadonlySet<DniTextField> = new Set(['sex', 'sequence']);
+
+/** The share of b's area inside a. */
+function overlapShare(a: TextBox, b: TextBox): number {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  const area = (b.x1 - b.x0) * (b.y1 - b.y0);
+  return w <= 0 || h <= 0 || area <= 0 ? 0 : (w * h) / area;
+}
+
+/** The symbol's corners as a box, with its quiet zone: a tenth of its size around it. */
+function symbolBox(corners: readonly [number, number][]): TextBox {
+  const xs = corners.map((c) => c[0]);
+  const ys = corners.map((c) => c[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const mx = (x1 - x0) * 0.05 + 4;
+  const my = (y1 - y0) * 0.1 + 4;
+  return { x0: x0 - mx, y0: y0 - my, x1: x1 + mx, y1: y1 + my };
+}
 
 /**
  * Reads one side of a DNI: finds and rectifies the card, measures blur and glare, decodes any
@@ -51,11 +69,12 @@ const MRZ_ZONE_TOP = Math.round((33 / 54) * CANONICAL_HEIGHT);
  */
 export class CardSideReader {
   private readonly mrz: MrzReader;
-  private readonly text: PrintedFieldReader;
+  private readonly text: CardTextReader;
 
   constructor(private readonly modelsDir: string) {
     this.mrz = new MrzReader({ modelsDir, poolSize: 1 });
-    this.text = new PrintedFieldReader({ modelsDir, poolSize: 1 });
+    // Two: a card's front and back are read at once, one per core.
+    this.text = new CardTextReader({ modelsDir, poolSize: 2 });
   }
 
   async ready(): Promise<void> {
@@ -87,11 +106,18 @@ export class CardSideReader {
         channels: 1 as const,
       };
       // The rectified card first; the frame as captured when the card was not found cleanly.
+      const onCard = await decodePdf417(input, { modelsDir: this.modelsDir, timeBudgetMs: 1500 });
       const found =
-        (await decodePdf417(input, { modelsDir: this.modelsDir, timeBudgetMs: 1500 })) ??
-        (card.method === 'edges' ? null : await decodePdf417(image, { modelsDir: this.modelsDir, timeBudgetMs: 800 }));
+        onCard ?? (card.method === 'edges' ? null : await decodePdf417(image, { modelsDir: this.modelsDir, timeBudgetMs: 800 }));
       lap('pdf417');
-      return found ? { payload: parseDniPayload(found.bytes), decoder: found.decoder, step: found.step, ms: found.ms } : null;
+      if (!found) return null;
+      return {
+        payload: parseDniPayload(found.bytes),
+        decoder: found.decoder,
+        step: found.step,
+        ms: found.ms,
+        box: onCard?.corners ? symbolBox(onCard.corners) : null,
+      };
     };
     const readMrz = async (): Promise<SideReading['mrz']> => {
       const zone = await rectified
@@ -110,14 +136,9 @@ export class CardSideReader {
 
     let pdf417: SideReading['pdf417'] = null;
     let mrz: SideReading['mrz'] = null;
-    let backText: Promise<Record<string, PrintedField>> | null = null;
     if (options.declaredSide === 'back' && options.mrz) {
-      // A 2012+ back carries the MRZ and no barcode: look for the MRZ first (its absence costs ~0.2 s, a
-      // barcode search up to 1.5 s), reading the back's printed text meanwhile on the other worker.
-      if (options.text) {
-        backText = this.text.read(card, DNI_2012_BACK);
-        backText.catch(() => undefined);
-      }
+      // A 2012+ back carries the MRZ and no barcode: look for the MRZ first (its absence costs ~0.2 s,
+      // a barcode search up to 1.5 s).
       mrz = await readMrz();
       if (!mrz && options.pdf417) pdf417 = await readPdf417();
     } else {
@@ -128,23 +149,27 @@ export class CardSideReader {
 
     let printed: SideReading['printed'] = null;
     if (options.text) {
-      if (mrz) {
-        printed = { side: 'back', fields: await (backText ?? this.text.read(card, DNI_2012_BACK)) };
-      } else if (
-        options.declaredSide !== 'back' &&
-        !(pdf417?.payload.layout === 'front-2012' && pdf417.payload.valid) &&
-        pdf417?.payload.layout !== 'back-2009'
-      ) {
-        printed = { side: 'front', fields: await this.text.read(card, DNI_2012_FRONT.fields, FRONT_WHITELISTS) };
-      } else if (pdf417?.payload.layout === 'front-2012') {
-        // The 2012+ barcode has no expiry date: read the printed one (the MRZ, if captured, confirms it).
-        const { expirationDate } = DNI_2012_FRONT.fields;
-        printed = {
-          side: 'front',
-          fields: await this.text.read(card, { expirationDate }, { expirationDate: FRONT_WHITELISTS.expirationDate }),
-        };
+      // What the machine-readable zones hold is read already: painted out, it costs OCR no time.
+      const masks: TextBox[] = [];
+      if (mrz) masks.push({ x0: 0, y0: MRZ_ZONE_TOP + MRZ_MASK_MARGIN, x1: CANONICAL_WIDTH, y1: CANONICAL_HEIGHT });
+      if (pdf417?.box) masks.push(pdf417.box);
+      let lines = await this.text.read(card, masks);
+      let read = readDniFields(lines);
+      // A value its label was read without (an isolated letter, a faint word): its region read again, closer.
+      const again = read.unread.filter((u) => SHORT_VALUES.has(u.field) || read.unread.length <= 3);
+      if (again.length) {
+        const words = await this.text.readRegions(
+          card,
+          again.map((u) => u.region),
+        );
+        const known = lines.flatMap((l) => l.words);
+        const fresh = words.filter((w) => !known.some((k) => overlapShare(k.box, w.box) > 0.5));
+        if (fresh.length) {
+          lines = groupWords([...known, ...fresh]);
+          read = readDniFields(lines);
+        }
       }
-      await backText?.catch(() => undefined); // never leave a read running into the next request
+      printed = { fields: read.fields, lines };
       lap('ocr');
     }
     return {

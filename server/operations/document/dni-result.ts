@@ -1,14 +1,25 @@
 import type { DocumentInfo, MrzResult, Pdf417Result } from '../../../common/api/document-schemas.js';
-import { isRealDate, type DateParts } from '../../engines/document/dates.js';
+import type { DateParts } from '../../engines/document/dates.js';
 import { cuilCheckDigit, formatCuil } from '../../engines/document/pdf417/cuil.js';
-import type { PrintedField } from '../../engines/document/ocr/read-printed-fields.js';
+import { foldText, type DniTextField, type DniTextFields } from '../../engines/document/text/dni-text-fields.js';
+import {
+  digitsOf,
+  parseDocumentNumber,
+  parseFreeText,
+  parseName,
+  parseOrder,
+  parsePrintedDate,
+  parseSequence,
+  parseSex,
+} from '../../engines/document/text/dni-text-values.js';
 import { mrzNamesEquivalent } from '../../engines/document/mrz/transliterate.js';
 import type { Td1Result } from '../../engines/document/mrz/td1-parser.js';
 import type { DniPayload, UnrecognisedPayload } from '../../engines/document/pdf417/dni-payload.js';
 import type { SideReading } from '../../engines/document/read-card-side.js';
 
 type Source = DocumentInfo['fields'][string]['source'];
-type Detail = DocumentInfo['fields'][string];
+/** A field's detail before its confidence is worked out from all of its sources. */
+type Detail = Omit<DocumentInfo['fields'][string], 'confidence'> & { confidence?: number };
 
 export interface Candidate<T> {
   value: T | null;
@@ -63,7 +74,7 @@ export function pick<T>(
       detail: {
         source: first.source,
         valid: false,
-        agreement: 'DISAGREE',
+        agreement: 'MISMATCH',
         motivo: `${first.source} y ${disagree.map((c) => c.source).join(', ')} no coinciden`,
       },
     };
@@ -80,8 +91,8 @@ const mrzDigits = (s: string) => s.replace(/</g, '');
  * The CUIL printed on the back. Unlike other printed text it verifies itself: its mod-11 check digit
  * must hold and its DNI must be the document's (validated) number.
  */
-function cuilFromBack(backText: Record<string, PrintedField> | null, documentNumber: string | null): Candidate<string> {
-  const m = /(\d{2})-?(\d{7,8})-?(\d)/.exec((backText?.cuil?.text ?? '').replace(/\s/g, ''));
+function cuilFromText(printed: DniTextFields, documentNumber: string | null): Candidate<string> {
+  const m = /(\d{2})-?(\d{7,8})-?(\d)/.exec(digitsOf(printed.cuil?.text ?? '').replace(/\s/g, ''));
   if (!m) return { value: null, valid: false, source: 'OCR' };
   const [, prefix, dni, digit] = m as unknown as [string, string, string, string];
   const value = formatCuil(prefix, dni, digit);
@@ -92,49 +103,77 @@ function cuilFromBack(backText: Record<string, PrintedField> | null, documentNum
   return { value, valid: checks, plausible: true, source: 'OCR' };
 }
 
-/** OCR'd front fields as the lowest-trust candidates, each validated by what its kind must look like. */
-function ocrCandidates(printed: Record<string, PrintedField> | null) {
-  const text = (name: string) => printed?.[name]?.text ?? null;
-  // Printed text has no check digit: OCR can only be plausible, and is vouched for only when the MRZ confirms it.
-  const candidate = <T>(value: T | null, plausible: boolean): Candidate<T> => ({
-    value,
-    valid: false,
-    plausible: value !== null && plausible,
-    source: 'OCR',
-  });
-  const date = (name: string): Candidate<DateParts> => {
-    const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text(name) ?? '');
-    const d = m ? { day: Number(m[1]), month: Number(m[2]), year: Number(m[3]) } : null;
-    return candidate(d, d !== null && isRealDate(d));
+/** Under this OCR confidence a printed value is shown but never taken as evidence against the barcode. */
+export const OCR_EVIDENCE_CONFIDENCE = 75;
+
+/** The printed fields as the lowest-trust candidates: plausible when they look like their kind, never valid. */
+function ocrCandidates(printed: DniTextFields) {
+  const candidate = <T>(field: DniTextField, parse: (text: string) => T | null, minConfidence = 60): Candidate<T> => {
+    const read = printed[field];
+    const value = read ? parse(read.text) : null;
+    return { value, valid: false, plausible: value !== null && read!.confidence >= minConfidence, source: 'OCR' };
   };
-  const name = (field: string): Candidate<string> => {
-    const t = text(field);
-    return candidate(t, t !== null && /^[A-ZÑÁÉÍÓÚÜ][A-ZÑÁÉÍÓÚÜ '-]*$/.test(t) && (printed?.[field]?.confidence ?? 0) >= 70);
-  };
-  const dni = (text('documentNumber') ?? '').replace(/\./g, '');
-  const order = /(\d{11})/.exec(text('order') ?? '')?.[1] ?? null;
-  const sex = text('sex');
-  const sequence = text('sequence');
   return {
-    surname: name('surname'),
-    givenNames: name('givenNames'),
-    documentNumber: candidate(dni || null, /^\d{7,8}$/.test(dni)),
-    sex: candidate(sex as 'M' | 'F' | 'X' | null, sex === 'M' || sex === 'F' || sex === 'X'),
-    dateOfBirth: date('dateOfBirth'),
-    issuingDate: date('issuingDate'),
-    expirationDate: date('expirationDate'),
-    order: candidate(order, order !== null),
-    sequence: candidate(sequence, sequence !== null && /^[A-Z]$/.test(sequence)),
+    surname: candidate('surname', parseName, 70),
+    givenNames: candidate('givenNames', parseName, 70),
+    documentNumber: candidate('documentNumber', parseDocumentNumber),
+    sex: candidate('sex', parseSex),
+    nationality: candidate('nationality', (t) => parseName(t)),
+    dateOfBirth: candidate('dateOfBirth', parsePrintedDate),
+    issuingDate: candidate('issuingDate', parsePrintedDate),
+    expirationDate: candidate('expirationDate', parsePrintedDate),
+    order: candidate('order', parseOrder),
+    sequence: candidate('sequence', parseSequence),
   };
 }
 
-/** documentInfo from the PDF417 payload (either layout) and the MRZ, cross-checked field by field. */
+/** Names compared as the card's sources can agree: accents, Ñ, spacing and punctuation aside. */
+const nameKey = (s: string) => foldText(s).replace(/[^A-Z]/g, '');
+
+function differences(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * Whether the printed value says something else than the machine-readable one: more than OCR's
+ * slips (one letter or digit), read with enough confidence to count.
+ */
+function printedDisagrees(
+  field: 'surname' | 'givenNames' | 'documentNumber' | 'dateOfBirth',
+  machine: unknown,
+  printed: unknown,
+  confidence: number,
+): boolean {
+  if (machine === null || printed === null || confidence < OCR_EVIDENCE_CONFIDENCE) return false;
+  if (field === 'dateOfBirth') return !sameDate(machine as DateParts, printed as DateParts);
+  if (field === 'documentNumber') return differences(String(machine).padStart(8, '0'), String(printed).padStart(8, '0')) >= 2;
+  return differences(nameKey(String(machine)), nameKey(String(printed))) >= 2;
+}
+
+/** What a field's sources say of it, 0-100: one valid source 90 (a check digit 95), each agreeing one more. */
+function confidenceOf(detail: Detail, ocrConfidence: number | undefined): number {
+  if (detail.agreement === 'MISMATCH') return 0;
+  if (!detail.valid) return Math.round(Math.min(80, (ocrConfidence ?? 0) * 0.8));
+  const base = detail.source === 'MRZ' ? 95 : 90;
+  return detail.agreement === 'AGREE' ? Math.min(99, base + 5) : base;
+}
+
+/** documentInfo from the PDF417 payload (either layout), the MRZ and the printed text, cross-checked field by field. */
 export function documentInfoOf(
   payload: DniPayload | null,
   mrz: Td1Result | null,
-  printed: Record<string, PrintedField> | null = null,
-  backText: Record<string, PrintedField> | null = null,
-): Omit<DocumentInfo, 'face' | 'address' | 'addressConfidence' | 'placeOfBirth' | 'fingerPrint'> {
+  printed: DniTextFields = {},
+): Omit<DocumentInfo, 'face' | 'fingerPrint'> {
   const O = ocrCandidates(printed);
   const f = payload?.fields;
   const P = <T>(field: { value: T | null; valid: boolean } | undefined): Candidate<T> => ({
@@ -157,31 +196,25 @@ export function documentInfoOf(
 
   const documentNumber = take(
     'documentNumber',
-    pick([
-      M(mrz ? mrzDigits(mrz.documentNumber) : null, !!checks?.documentNumber.valid && mrzOk),
-      P(f?.documentNumber),
-      O.documentNumber,
-    ]),
+    pick([M(mrz ? mrzDigits(mrz.documentNumber) : null, !!checks?.documentNumber.valid && mrzOk), P(f?.documentNumber)]),
   );
-  const surname = take('surname', pick([P(f?.surname), O.surname]));
-  const givenNames = take('givenNames', pick([P(f?.givenNames), O.givenNames]));
+  const surname = take('surname', pick([P(f?.surname)]));
+  const givenNames = take('givenNames', pick([P(f?.givenNames)]));
   if (mrz && surname !== null && givenNames !== null) {
-    // The MRZ holds names transliterated and maybe cut: it confirms the barcode's or the OCR's, it cannot replace them.
-    const source = fields.surname!.source;
+    // The MRZ holds names transliterated and maybe cut: it confirms the barcode's, it cannot replace them.
     if (!mrzNamesEquivalent(mrz.lines[2], surname, givenNames)) {
-      const motivo = `el nombre de la MRZ no corresponde al de ${source}`;
-      fields.surname = { ...fields.surname!, valid: false, agreement: 'DISAGREE', motivo };
-      fields.givenNames = { ...fields.givenNames!, valid: false, agreement: 'DISAGREE', motivo };
+      const motivo = 'el nombre de la MRZ no corresponde al del PDF417';
+      fields.surname = { ...fields.surname!, valid: false, agreement: 'MISMATCH', motivo };
+      fields.givenNames = { ...fields.givenNames!, valid: false, agreement: 'MISMATCH', motivo };
     } else if (mrzOk) {
-      fields.surname = { source: fields.surname!.source, valid: true, agreement: 'AGREE' };
-      fields.givenNames = { source: fields.givenNames!.source, valid: true, agreement: 'AGREE' };
+      fields.surname = { source: 'PDF417', valid: true, agreement: 'AGREE' };
+      fields.givenNames = { source: 'PDF417', valid: true, agreement: 'AGREE' };
     }
   }
-  const mrzSurname = !payload && mrz && mrzOk ? mrz.surname : null;
   const sex = take('sex', pick<'M' | 'F' | 'X'>([M(mrz?.sex === '<' ? null : (mrz?.sex ?? null), mrzOk), P(f?.sex), O.sex]));
   const dateOfBirth = take(
     'dateOfBirth',
-    pick([M(mrz?.birthDate.date ?? null, !!checks?.birthDate.valid && mrzOk), P(f?.birthDate), O.dateOfBirth], sameDate),
+    pick([M(mrz?.birthDate.date ?? null, !!checks?.birthDate.valid && mrzOk), P(f?.birthDate)], sameDate),
   );
   const expirationDate = take(
     'expirationDate',
@@ -203,19 +236,83 @@ export function documentInfoOf(
     pick([M(mrz?.issuingState || null, mrzOk), { value: payload ? 'ARG' : null, valid: payload !== null, source: 'PDF417' }]),
   );
   const cuil = f?.cuil;
-  const cuilNumber = take('cuilNumber', pick([P(cuil), cuilFromBack(backText, documentNumber)]));
+  const cuilNumber = take('cuilNumber', pick([P(cuil), cuilFromText(printed, documentNumber)]));
+
+  // The printed identity against the machine-readable one: read on every card, so an edited front
+  // with its original barcode is caught; where nothing machine-readable was read, the print is shown unverified.
+  const machine: Record<'surname' | 'givenNames' | 'documentNumber' | 'dateOfBirth', unknown> = {
+    surname,
+    givenNames,
+    documentNumber,
+    dateOfBirth,
+  };
+  const identity = { ...machine };
+  for (const field of ['surname', 'givenNames', 'documentNumber', 'dateOfBirth'] as const) {
+    const ocr = O[field];
+    const read = printed[field];
+    const detail = fields[field]!;
+    if (ocr.value === null || !read) {
+      if (detail.valid) fields[field] = { ...detail, motivo: 'el texto impreso no se leyó: no se comparó con él' };
+      continue;
+    }
+    if (machine[field] === null) {
+      // Only printed (no barcode, no MRZ with its check digit): shown for the operator, never valid.
+      if (ocr.plausible) {
+        identity[field] = ocr.value;
+        fields[field] = { source: 'OCR', valid: false, agreement: 'SINGLE_SOURCE', motivo: 'solo leído por OCR: no verificado' };
+      }
+      continue;
+    }
+    if (printedDisagrees(field, machine[field], ocr.value, read.confidence)) {
+      fields[field] = {
+        source: detail.source,
+        valid: false,
+        agreement: 'MISMATCH',
+        motivo: `el texto impreso (${read.text}) no coincide con ${detail.source}`,
+      };
+    } else if (detail.valid && detail.agreement !== 'MISMATCH') {
+      fields[field] = { source: detail.source, valid: true, agreement: 'AGREE' };
+    }
+  }
+  for (const [name, detail] of Object.entries(fields)) {
+    const read = printed[name as DniTextField];
+    fields[name] = { ...detail, confidence: confidenceOf(detail, read?.confidence) };
+  }
+  const complete = fields as DocumentInfo['fields'];
+  const address = parseFreeText(printed.address?.text ?? '');
+  const placeOfBirth = parseFreeText(printed.placeOfBirth?.text ?? '');
+  // Printed only: what OCR read, with its confidence, never valid.
+  for (const [name, value, read] of [
+    ['address', address, printed.address],
+    ['placeOfBirth', placeOfBirth, printed.placeOfBirth],
+  ] as const) {
+    fields[name] = value
+      ? {
+          source: 'OCR',
+          valid: false,
+          agreement: 'SINGLE_SOURCE',
+          confidence: read!.confidence,
+          motivo: 'solo impreso: leído por OCR',
+        }
+      : { source: 'NONE', valid: false, agreement: 'SINGLE_SOURCE', confidence: 0, motivo: 'no leído' };
+    complete[name] = fields[name] as DocumentInfo['fields'][string];
+  }
   const version = payload?.layout === 'back-2009' ? 'ARGENTINA_ID_V1' : payload || mrz ? 'ARGENTINA_ID_V2' : null;
   return {
-    surname: surname ?? mrzSurname,
-    givenNames: givenNames ?? (!payload && mrz && mrzOk ? mrz.givenNames : null),
-    documentNumber,
+    surname: (identity.surname as string | null) ?? (!payload && mrz && mrzOk ? mrz.surname : null),
+    givenNames: (identity.givenNames as string | null) ?? (!payload && mrz && mrzOk ? mrz.givenNames : null),
+    documentNumber: identity.documentNumber as string | null,
     cuilNumber,
-    sex,
+    sex: sex === null ? null : SEX_OF_CARD[sex],
     nationality,
     issuingCountry,
-    dateOfBirth,
+    dateOfBirth: identity.dateOfBirth as DateParts | null,
     issuingDate,
     expirationDate,
+    address,
+    addressConfidence: printed.address && address ? printed.address.confidence : 0,
+    placeOfBirth,
+    placeOfBirthConfidence: printed.placeOfBirth && placeOfBirth ? printed.placeOfBirth.confidence : 0,
     order,
     sequence,
     documentVersion: version,
@@ -224,8 +321,18 @@ export function documentInfoOf(
     expirationDateCheckDigitValid: checks ? checks.expiryDate.valid : null,
     compositeCheckDigitValid: checks ? checks.composite.valid : null,
     cuilCheckDigitValid: cuil ? cuil.valid : null,
-    fields,
+    fields: complete,
   };
+}
+
+/** The card's M, F and X (non-binary) as the vendor's values. */
+const SEX_OF_CARD = { M: 'MALE', F: 'FEMALE', X: 'UNSPECIFIED' } as const;
+
+/** The fields whose sources disagree: a document whose printed text, barcode or MRZ say different things. */
+export function mismatchedFields(info: Pick<DocumentInfo, 'fields'>): string[] {
+  return Object.entries(info.fields)
+    .filter(([, d]) => d.agreement === 'MISMATCH')
+    .map(([name]) => name);
 }
 
 export function mrzResultOf(m: Td1Result): MrzResult {

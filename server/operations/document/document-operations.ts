@@ -18,7 +18,7 @@ import { cosine } from '../../matching/similarity.js';
 import { selectFrames } from '../face/frame-selection.js';
 import type { FaceMatchingPolicy } from '../face/face-operations.js';
 import { ResultCache } from '../result-cache.js';
-import { documentInfoOf, mrzResultOf, pdf417ResultOf, sideOf } from './dni-result.js';
+import { documentInfoOf, mismatchedFields, mrzResultOf, pdf417ResultOf, sideOf } from './dni-result.js';
 
 /** Under these a side is too blurred, or too glared, to trust: ask for a rescan instead of guessing. */
 export const MIN_CARD_SHARPNESS = 2e-4;
@@ -88,8 +88,9 @@ export function documentOperations(deps: {
         const payload = payloadSide?.pdf417?.payload ?? null;
         const mrz = (back ?? front)?.mrz?.parsed ?? null;
         const dniPayload = payload && payload.layout !== null ? payload : null;
-        const backText = back?.printed?.side === 'back' ? back.printed.fields : null;
-        const info = documentInfoOf(dniPayload, mrz, front?.printed?.side === 'front' ? front.printed.fields : null, backText);
+        // Printed fields from both sides: the front's identity, the back's address (2012+) or both on a 2009 card's front.
+        const printed = { ...back?.printed?.fields, ...front?.printed?.fields };
+        const info = documentInfoOf(dniPayload, mrz, printed);
         const portrait = p.extractFace && front ? await portraitOf(front) : null;
         const quality = Object.fromEntries(
           Object.entries({ front, back })
@@ -107,9 +108,6 @@ export function documentOperations(deps: {
           documentInfo: {
             ...info,
             face: portrait?.portrait ? Buffer.from(portrait.portrait).toString('base64') : null,
-            address: backText?.address?.text || null,
-            addressConfidence: backText?.address?.confidence ?? 0,
-            placeOfBirth: backText?.placeOfBirth?.text.replace(/^LUGAR DE NACIMIENTO:?\s*/i, '') || null,
             fingerPrint: back?.mrz ? await fingerprintOf(back) : null,
           },
           mrz: mrz ? mrzResultOf(mrz) : null,
@@ -170,7 +168,7 @@ export function documentOperations(deps: {
 }
 
 type Decision = {
-  status: 'OK' | 'EXCEPTION' | 'FRONT_FACE_NOT_FOUND' | 'NEITHER_MRZ_NOR_PDF417_DETECTED' | 'NOT_ARGENTINA_ID';
+  status: 'OK' | 'SPOOF' | 'EXCEPTION' | 'FRONT_FACE_NOT_FOUND' | 'NEITHER_MRZ_NOR_PDF417_DETECTED' | 'NOT_ARGENTINA_ID';
   suggestedAction: SuggestedAction;
   /** With RESCAN: which side to capture again. */
   rescanSide: RescanSide | null;
@@ -220,16 +218,18 @@ function decide(r: {
       motivo: `documento emitido por ${mrz.issuingState}`,
     };
   }
-  const key = ['documentNumber', 'surname', 'givenNames', 'dateOfBirth'] as const;
-  const disagree = key.filter((k) => info.fields[k]?.agreement === 'DISAGREE');
-  if (disagree.length) {
+  const mismatched = mismatchedFields(info);
+  if (mismatched.length) {
+    // The vendor's status for a document whose sources disagree: an edited front, a front and a
+    // back of different cards. Nothing of it is vouched for.
     return {
-      status: 'EXCEPTION',
-      suggestedAction: 'RETRY',
+      status: 'SPOOF',
+      suggestedAction: 'NONE',
       ...NO_RESCAN,
-      motivo: `las fuentes no coinciden en ${disagree.join(', ')}`,
+      motivo: `el documento no es coherente: el texto impreso, el PDF417 y la MRZ no coinciden en ${mismatched.join(', ')}; revíselo a mano`,
     };
   }
+  const key = ['documentNumber', 'surname', 'givenNames', 'dateOfBirth'] as const;
   const invalid = key.filter((k) => !info.fields[k]?.valid);
   if (invalid.length) {
     const side = mrz && !mrz.valid ? 'back' : 'front';

@@ -3,15 +3,15 @@ import { defaultModelsDir } from '../../models-dir.js';
 import { estimateSkew } from '../skew.js';
 import { decodePayloadBytes } from './payload-text.js';
 import { readPdf417Js } from './zxing-js-reader.js';
-import { type GreyImage, readPdf417Wasm } from './zxing-wasm-reader.js';
+import { type GreyImage, type Pdf417Read, readPdf417Wasm } from './zxing-wasm-reader.js';
 
 /**
  * Finds and decodes a PDF417 in a photo or scan. zxing-wasm first (fast, and the better detector on
  * whole frames), @zxing/library second (reads crops without a start pattern), each on a chain of
  * cheap variants of the image until one decodes or the time budget runs out:
  * original -> deskewed by the bars' projection profile -> other binarizer -> normalised contrast ->
- * rotations ±4/8/12° (zxing-cpp tolerates only ~±4° of skew) -> crop to the barcode-like region and
- * upscale 2x.
+ * the symbol's region enlarged, then also sharpened (blur) -> rotations ±4/8/12° (zxing-cpp
+ * tolerates only ~±4° of skew).
  */
 
 export type Pdf417Input = Uint8Array | { data: Uint8Array; width: number; height: number; channels: 1 };
@@ -31,6 +31,8 @@ export interface Pdf417Decoded {
   decoder: 'zxing-wasm' | 'zxing-js';
   /** The chain step that decoded. */
   step: string;
+  /** The symbol's corner points in the input image, when the step that decoded did not move it. */
+  corners: [number, number][] | null;
   attempts: Pdf417Attempt[];
   ms: number;
 }
@@ -44,6 +46,8 @@ export interface DecodePdf417Options {
 }
 
 const ROTATIONS = [4, -4, 8, -8, 12, -12];
+/** Steps that decode the image as given: the symbol's corners are the input's. */
+const UNMOVED = new Set(['original', 'global-binarizer', 'normalise']);
 const MAX_UPSCALE_SIDE = 2400;
 
 async function toGrey(s: Sharp): Promise<GreyImage> {
@@ -56,49 +60,56 @@ function fromGrey(img: GreyImage): Sharp {
 }
 
 /**
- * The bounding box of the region dense in strong horizontal edges (a PDF417 is mostly vertical bar
- * edges), with a margin; null when nothing stands out.
+ * The PDF417's region: the largest cluster of 16-pixel blocks dense in horizontal contrast steps
+ * (bars a few pixels wide), with a block of margin. Text is dense too, but only in short runs of
+ * blocks: a symbol is a solid patch of them. Null when no patch stands out.
  */
 export function barcodeRegion(img: GreyImage): { left: number; top: number; width: number; height: number } | null {
   const { data, width: w, height: h } = img;
-  const cols = new Float64Array(w);
-  const rows = new Float64Array(h);
-  for (let y = 0; y < h; y++) {
-    const o = y * w;
-    for (let x = 1; x < w; x++) {
-      const g = Math.abs((data[o + x] ?? 0) - (data[o + x - 1] ?? 0));
-      if (g > 60) {
-        cols[x] = (cols[x] ?? 0) + 1;
-        rows[y] = (rows[y] ?? 0) + 1;
+  const B = 16;
+  const bw = Math.floor(w / B);
+  const bh = Math.floor(h / B);
+  const dense = new Uint8Array(bw * bh);
+  for (let by = 0; by < bh; by++)
+    for (let bx = 0; bx < bw; bx++) {
+      let n = 0;
+      for (let y = by * B; y < by * B + B; y++) {
+        const o = y * w;
+        for (let x = bx * B + 1; x < bx * B + B; x++) if (Math.abs((data[o + x] ?? 0) - (data[o + x - 1] ?? 0)) > 25) n++;
       }
+      dense[by * bw + bx] = n > 0.25 * B * (B - 1) ? 1 : 0;
     }
+  // Connected clusters of dense blocks (8-neighbours); the largest is the symbol.
+  const seen = new Uint8Array(bw * bh);
+  let best: { n: number; x0: number; y0: number; x1: number; y1: number } | null = null;
+  for (let i = 0; i < dense.length; i++) {
+    if (!dense[i] || seen[i]) continue;
+    const stack = [i];
+    seen[i] = 1;
+    const c = { n: 0, x0: bw, y0: bh, x1: 0, y1: 0 };
+    while (stack.length) {
+      const j = stack.pop()!;
+      const [x, y] = [j % bw, Math.floor(j / bw)];
+      c.n++;
+      [c.x0, c.x1, c.y0, c.y1] = [Math.min(c.x0, x), Math.max(c.x1, x), Math.min(c.y0, y), Math.max(c.y1, y)];
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const [nx, ny] = [x + dx, y + dy];
+          const k = ny * bw + nx;
+          if (nx >= 0 && ny >= 0 && nx < bw && ny < bh && dense[k] && !seen[k]) {
+            seen[k] = 1;
+            stack.push(k);
+          }
+        }
+    }
+    if (!best || c.n > best.n) best = c;
   }
-  const span = (v: Float64Array): [number, number] | null => {
-    const max = Math.max(...v);
-    if (max <= 0) return null;
-    const win = Math.max(3, Math.round(v.length / 100));
-    const smooth = (i: number): number => {
-      let s = 0;
-      for (let k = Math.max(0, i - win); k <= Math.min(v.length - 1, i + win); k++) s += v[k] ?? 0;
-      return s;
-    };
-    const sm = Array.from(v, (_, i) => smooth(i));
-    const peak = Math.max(...sm);
-    const first = sm.findIndex((x) => x > peak * 0.35);
-    const last = sm.length - 1 - [...sm].reverse().findIndex((x) => x > peak * 0.35);
-    return first < 0 || last <= first ? null : [first, last];
-  };
-  const sx = span(cols);
-  const sy = span(rows);
-  if (!sx || !sy) return null;
-  const mx = Math.round((sx[1] - sx[0]) * 0.08) + 4;
-  const my = Math.round((sy[1] - sy[0]) * 0.15) + 4;
-  const left = Math.max(0, sx[0] - mx);
-  const top = Math.max(0, sy[0] - my);
-  const width = Math.min(w, sx[1] + mx) - left;
-  const height = Math.min(h, sy[1] + my) - top;
-  // Only worth it if the crop actually removes something.
-  return width * height < w * h * 0.8 && width > 20 && height > 10 ? { left, top, width, height } : null;
+  // A symbol spans several blocks each way and fills most of its box.
+  if (!best || best.n < 12 || best.x1 - best.x0 < 3 || best.y1 - best.y0 < 2) return null;
+  if (best.n < 0.5 * (best.x1 - best.x0 + 1) * (best.y1 - best.y0 + 1)) return null;
+  const left = Math.max(0, (best.x0 - 1) * B);
+  const top = Math.max(0, (best.y0 - 1) * B);
+  return { left, top, width: Math.min(w, (best.x1 + 2) * B) - left, height: Math.min(h, (best.y1 + 2) * B) - top };
 }
 
 export async function decodePdf417(input: Pdf417Input, options: DecodePdf417Options = {}): Promise<Pdf417Decoded | null> {
@@ -115,16 +126,26 @@ export async function decodePdf417(input: Pdf417Input, options: DecodePdf417Opti
   const tryBoth = async (step: string, img: GreyImage, which: 'both' | 'global' = 'both'): Promise<Pdf417Decoded | null> => {
     const run = async (
       decoder: Pdf417Attempt['decoder'],
-      fn: () => Promise<Uint8Array | null> | Uint8Array | null,
+      fn: () => Promise<Pdf417Read | null> | Pdf417Read | null,
     ): Promise<Pdf417Decoded | null> => {
       const t = performance.now();
-      const bytes = await fn();
-      const a = { step, decoder, ok: bytes !== null, ms: Math.round(performance.now() - t) };
+      const read = await fn();
+      const a = { step, decoder, ok: read !== null, ms: Math.round(performance.now() - t) };
       attempts.push(a);
       options.onAttempt?.(a);
-      if (!bytes) return null;
-      const { text, charset } = decodePayloadBytes(bytes);
-      return { text, bytes, charset, decoder, step, attempts, ms: Math.round(performance.now() - t0) };
+      if (!read) return null;
+      const { text, charset } = decodePayloadBytes(read.bytes);
+      const inPlace = img.width === original.width && img.height === original.height && UNMOVED.has(step);
+      return {
+        text,
+        bytes: read.bytes,
+        charset,
+        decoder,
+        step,
+        corners: inPlace ? read.corners : null,
+        attempts,
+        ms: Math.round(performance.now() - t0),
+      };
     };
     const binW = which === 'global' ? 'GlobalHistogram' : 'LocalAverage';
     const binJ = which === 'global' ? 'global' : 'hybrid';
@@ -134,6 +155,16 @@ export async function decodePdf417(input: Pdf417Input, options: DecodePdf417Opti
     );
   };
 
+  const region = barcodeRegion(original);
+  /** The symbol's region (or the whole image) enlarged twice, sharpened with this sigma (0: not). */
+  const cropUpscaled = async (sigma: number, times = 2): Promise<GreyImage> => {
+    const s = region ? fromGrey(original).extract(region) : fromGrey(original);
+    const w = region ? region.width : original.width;
+    const h = region ? region.height : original.height;
+    const k = Math.min(times, MAX_UPSCALE_SIDE / Math.max(w, h));
+    const up = s.normalise().resize(Math.round(w * k), Math.round(h * k), { kernel: 'cubic' });
+    return toGrey(sigma > 0 ? up.sharpen({ sigma: (sigma * k) / 2, m1: 2, m2: 8 }) : up);
+  };
   let skipDeskew = false;
   const outOfTime = (): boolean => performance.now() - t0 > budget;
   const steps: [string, () => Promise<GreyImage>, ('both' | 'global')?][] = [
@@ -150,6 +181,13 @@ export async function decodePdf417(input: Pdf417Input, options: DecodePdf417Opti
     ],
     ['global-binarizer', async () => original, 'global'],
     ['normalise', () => toGrey(fromGrey(original).normalise())],
+    ['crop-upscale', () => cropUpscaled(0)],
+    // A blurred symbol (a hand that moved, a lens out of focus): its crop enlarged and sharpened
+    // back, so the narrow bars separate again before binarisation.
+    ['crop-sharpen', () => cropUpscaled(2)],
+    ['crop-sharpen-strong', () => cropUpscaled(3)],
+    ['crop-sharpen-x3', () => cropUpscaled(3, 3)],
+    // Rotations last: the rectified card is level; they serve a card that was not found cleanly.
     ...ROTATIONS.map(
       (deg) =>
         [
@@ -157,17 +195,6 @@ export async function decodePdf417(input: Pdf417Input, options: DecodePdf417Opti
           () => toGrey(fromGrey(original).normalise().rotate(deg, { background: '#ffffff' })),
         ] as [string, () => Promise<GreyImage>],
     ),
-    [
-      'crop-upscale',
-      async () => {
-        const r = barcodeRegion(original);
-        const s = r ? fromGrey(original).extract(r) : fromGrey(original);
-        const w = r ? r.width : original.width;
-        const h = r ? r.height : original.height;
-        const k = Math.min(2, MAX_UPSCALE_SIDE / Math.max(w, h));
-        return toGrey(s.normalise().resize(Math.round(w * k), Math.round(h * k), { kernel: 'cubic' }));
-      },
-    ],
   ];
   for (const [step, make, which] of steps) {
     if (outOfTime()) break;

@@ -9,7 +9,7 @@ import {
   RGBLuminanceSource,
   ZXingStringEncoding,
 } from '@zxing/library';
-import { type GreyImage } from './zxing-wasm-reader.js';
+import { type GreyImage, type Pdf417Read } from './zxing-wasm-reader.js';
 
 /**
  * In Node, @zxing/library decodes ISO-8859-1 through `decodeURIComponent`, i.e. as UTF-8: a Latin-1
@@ -28,17 +28,20 @@ export type JsBinarizer = 'hybrid' | 'global';
  * loop for ~5-30 ms), used as the second decoder: it reads crops without a start pattern that
  * zxing-cpp misses.
  */
-export function readPdf417Js(img: GreyImage, binarizer: JsBinarizer = 'hybrid'): Uint8Array | null {
+export function readPdf417Js(img: GreyImage, binarizer: JsBinarizer = 'hybrid'): Pdf417Read | null {
   // A Uint8ClampedArray of exactly width*height is taken as luminance as is.
   const lum = new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.width * img.height);
   const source = new RGBLuminanceSource(lum, img.width, img.height);
   const bitmap = new BinaryBitmap(binarizer === 'hybrid' ? new HybridBinarizer(source) : new GlobalHistogramBinarizer(source));
   try {
-    const text = new PDF417Reader().decode(bitmap, new Map([[DecodeHintType.TRY_HARDER, true]])).getText();
+    const result = new PDF417Reader().decode(bitmap, new Map([[DecodeHintType.TRY_HARDER, true]]));
+    const text = result.getText();
     // With the decoder above, byte-compacted text has one char per byte; anything wider came from an ECI.
-    return [...text].some((c) => c.charCodeAt(0) > 0xff)
+    const bytes = [...text].some((c) => c.charCodeAt(0) > 0xff)
       ? new TextEncoder().encode(text)
       : Uint8Array.from(Buffer.from(text, 'latin1'));
+    const points = (result.getResultPoints() ?? []).filter((p) => p !== null);
+    return { bytes, corners: points.length >= 2 ? points.map((p) => [p.getX(), p.getY()]) : null };
   } catch {
     return null; // NotFound / Checksum / Format: nothing readable in this image
   }

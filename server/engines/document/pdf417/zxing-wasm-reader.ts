@@ -30,12 +30,18 @@ export interface GreyImage {
 
 export type WasmBinarizer = 'LocalAverage' | 'GlobalHistogram';
 
-/** Raw payload bytes of the first valid PDF417 in a greyscale image, or null. */
+/** What a decoder read: the payload's bytes and, where it says, the symbol's corners in the image. */
+export interface Pdf417Read {
+  bytes: Uint8Array;
+  corners: [number, number][] | null;
+}
+
+/** Raw payload bytes of the first valid PDF417 in a greyscale image, with its corners, or null. */
 export async function readPdf417Wasm(
   modelsDir: string,
   img: GreyImage,
   binarizer: WasmBinarizer = 'LocalAverage',
-): Promise<Uint8Array | null> {
+): Promise<Pdf417Read | null> {
   await prepareZxingWasm(modelsDir);
   // zxing-wasm takes an ImageData-like RGBA object (duck-typed, no DOM needed).
   const rgba = new Uint8ClampedArray(img.width * img.height * 4);
@@ -52,5 +58,7 @@ export async function readPdf417Wasm(
     options,
   );
   const hit = results.find((r) => r.isValid);
-  return hit ? hit.bytes : null;
+  if (!hit) return null;
+  const p = hit.position;
+  return { bytes: hit.bytes, corners: [p.topLeft, p.topRight, p.bottomRight, p.bottomLeft].map((c) => [c.x, c.y]) };
 }

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { readDniFields } from './dni-text-fields.js';
+import { parseDocumentNumber, parsePrintedDate } from './dni-text-values.js';
+import { groupWords, type TextWord } from './text-lines.js';
+
+/** Words of a phrase laid out from (x, y): `h` pixels high, 0.6 h per character, one space between. */
+function phrase(text: string, x: number, y: number, h: number, confidence = 95): TextWord[] {
+  const cw = 0.6 * h;
+  const out: TextWord[] = [];
+  let at = x;
+  for (const word of text.split(' ')) {
+    out.push({ text: word, confidence, box: { x0: at, y0: y, x1: at + word.length * cw, y1: y + h } });
+    at += (word.length + 1) * cw;
+  }
+  return out;
+}
+
+const fieldsOf = (...words: TextWord[][]) => readDniFields(groupWords(words.flat())).fields;
+const texts = (f: ReturnType<typeof fieldsOf>) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v.text]));
+
+describe('printed DNI fields found by their labels, wherever they sit', () => {
+  it('reads values under their labels, with three labels and values on one row', () => {
+    const f = fieldsOf(
+      phrase('Apellido / Surname', 340, 110, 12),
+      phrase('MUÑOZ PEÑA', 340, 130, 24),
+      phrase('Nombre / Name', 340, 165, 12),
+      phrase('JOSÉ MARÍA', 340, 185, 24),
+      phrase('Sexo / Sex', 340, 220, 12),
+      phrase('Nacionalidad / Nationality', 470, 220, 12),
+      phrase('Ejemplar', 800, 220, 12),
+      phrase('M', 340, 240, 20),
+      phrase('ARGENTINA', 470, 240, 20),
+      phrase('C', 800, 240, 20),
+      phrase('Fecha de nacimiento / Date of birth', 340, 272, 12),
+      phrase('01/02/1948', 340, 292, 22),
+    );
+    expect(texts(f)).toEqual({
+      surname: 'MUÑOZ PEÑA',
+      givenNames: 'JOSÉ MARÍA',
+      sex: 'M',
+      nationality: 'ARGENTINA',
+      sequence: 'C',
+      dateOfBirth: '01/02/1948',
+    });
+    expect(f.surname).toMatchObject({ byLabel: true, confidence: 95 });
+  });
+
+  it('reads values beside their labels, and an address wrapped over two lines', () => {
+    const f = fieldsOf(
+      phrase('APELLIDO: GÓMEZ', 60, 100, 20),
+      phrase('NOMBRES: ANA LAURA', 60, 140, 20),
+      phrase('DOMICILIO: AV. SIEMPRE VIVA 742 PISO 3', 40, 300, 16),
+      phrase('DTO B - VILLA FICTICIA - SANTA FE', 40, 320, 16),
+      phrase('LUGAR DE NACIMIENTO: ROSARIO', 40, 360, 16),
+      phrase('CUIL: 27-30111222-5', 40, 400, 16),
+    );
+    expect(texts(f)).toEqual({
+      surname: 'GÓMEZ',
+      givenNames: 'ANA LAURA',
+      address: 'AV. SIEMPRE VIVA 742 PISO 3 DTO B - VILLA FICTICIA - SANTA FE',
+      placeOfBirth: 'ROSARIO',
+      cuil: '27-30111222-5',
+    });
+  });
+
+  it('takes a label read with one slip, and does not take a name for a label', () => {
+    const f = fieldsOf(
+      phrase('Apelido / Surnarne', 300, 100, 12),
+      phrase('SEXTO', 300, 120, 24),
+      phrase('Sexo', 300, 160, 12),
+      phrase('F', 300, 180, 20),
+    );
+    expect(texts(f)).toEqual({ surname: 'SEXTO', sex: 'F' });
+  });
+
+  it('reads the place of birth as such, not as a date of birth', () => {
+    const f = fieldsOf(phrase('LUGAR DE NACIMIENTO', 40, 100, 14), phrase('CIUDAD FICTICIA', 40, 120, 16));
+    expect(texts(f)).toEqual({ placeOfBirth: 'CIUDAD FICTICIA' });
+  });
+
+  it('finds the document number and the trámite by their patterns when their labels are unread', () => {
+    const f = fieldsOf(phrase('4.567.890', 40, 490, 30), phrase('Trámite N° 00098765432', 40, 550, 16));
+    expect(f.documentNumber).toMatchObject({ text: '4.567.890', byLabel: false });
+    expect(f.order).toMatchObject({ text: '00098765432', byLabel: true });
+  });
+
+  it('says where a label without a value should have it', () => {
+    const r = readDniFields(groupWords(phrase('Ejemplar', 800, 220, 12)));
+    expect(r.fields).toEqual({});
+    expect(r.unread).toEqual([{ field: 'sequence', region: expect.objectContaining({ x0: 788, y0: 214 }) }]);
+  });
+});
+
+describe('printed values', () => {
+  it('reads dates numeric or with month names, and refuses dates that do not exist', () => {
+    expect(parsePrintedDate('15/03/2015')).toEqual({ day: 15, month: 3, year: 2015 });
+    expect(parsePrintedDate('15 MAR/ MAR 2015')).toEqual({ day: 15, month: 3, year: 2015 });
+    expect(parsePrintedDate('01 ENE/JAN 1980')).toEqual({ day: 1, month: 1, year: 1980 });
+    expect(parsePrintedDate('29 FEB/ FEB 2000')).toEqual({ day: 29, month: 2, year: 2000 });
+    expect(parsePrintedDate('29/02/2001')).toBeNull();
+    expect(parsePrintedDate('01 ENE/ FEB 1980')).toBeNull();
+  });
+
+  it('reads document numbers with dots and OCR letters for digits', () => {
+    expect(parseDocumentNumber('4.567.890')).toBe('4567890');
+    expect(parseDocumentNumber('3O.111.222')).toBe('30111222');
+    expect(parseDocumentNumber('123')).toBeNull();
+  });
+});

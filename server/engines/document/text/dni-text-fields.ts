@@ -1,0 +1,305 @@
+// Own code: no library assigns an ID card's printed lines to fields by their labels and patterns.
+import { heightOf, lineOf, verticalOverlap, type TextBox, type TextLine, type TextWord } from './text-lines.js';
+
+export type DniTextField =
+  | 'surname'
+  | 'givenNames'
+  | 'sex'
+  | 'nationality'
+  | 'sequence'
+  | 'dateOfBirth'
+  | 'issuingDate'
+  | 'expirationDate'
+  | 'documentNumber'
+  | 'order'
+  | 'address'
+  | 'placeOfBirth'
+  | 'cuil';
+
+export interface ReadField {
+  /** The value as printed (OCR), words joined by one space. */
+  text: string;
+  /** The lowest word confidence of the value, 0-100. */
+  confidence: number;
+  box: TextBox;
+  /** Found beside or under its label; false when found by its pattern alone. */
+  byLabel: boolean;
+}
+
+export type DniTextFields = Partial<Record<DniTextField, ReadField>>;
+
+/** A label read without a value: where the value should be, to read again more closely. */
+export interface UnreadValue {
+  field: DniTextField;
+  region: TextBox;
+}
+
+/**
+ * The labels of the 2012+ card (bilingual) and of the 2009 card, as normalised tokens. The longest
+ * phrase wins, so "LUGAR DE NACIMIENTO" is the place of birth, not the date.
+ */
+const LABELS: Record<DniTextField, string[][]> = {
+  surname: [['APELLIDO'], ['APELLIDOS'], ['SURNAME']],
+  givenNames: [['NOMBRE'], ['NOMBRES'], ['NAME'], ['GIVEN', 'NAMES']],
+  sex: [['SEXO'], ['SEX']],
+  nationality: [['NACIONALIDAD'], ['NATIONALITY']],
+  sequence: [['EJEMPLAR']],
+  dateOfBirth: [['FECHA', 'DE', 'NACIMIENTO'], ['DATE', 'OF', 'BIRTH'], ['NACIMIENTO']],
+  issuingDate: [['FECHA', 'DE', 'EMISION'], ['DATE', 'OF', 'ISSUE'], ['EMISION']],
+  expirationDate: [['FECHA', 'DE', 'VENCIMIENTO'], ['DATE', 'OF', 'EXPIRY'], ['VENCIMIENTO'], ['EXPIRY']],
+  documentNumber: [['DOCUMENTO'], ['DOCUMENT'], ['DNI'], ['D', 'N', 'I']],
+  order: [['TRAMITE'], ['TRAMITE', 'N']],
+  address: [['DOMICILIO']],
+  placeOfBirth: [
+    ['LUGAR', 'DE', 'NACIMIENTO'],
+    ['PLACE', 'OF', 'BIRTH'],
+  ],
+  cuil: [['CUIL'], ['C', 'U', 'I', 'L']],
+};
+
+/** Values that may run over a second line (a long address, three given names). */
+const WRAPS: ReadonlySet<DniTextField> = new Set(['address', 'givenNames', 'surname', 'placeOfBirth']);
+
+/** Uppercase letters and digits without accents; what labels are compared as. */
+export function foldText(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
+}
+
+const tokenOf = (word: string): string => foldText(word).replace(/[^A-Z0-9]/g, '');
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** A label token read with one slip at most, and only in words long enough not to be a name. */
+const tokenMatches = (read: string, label: string): boolean =>
+  read === label ||
+  (label.length >= 6 && Math.abs(read.length - label.length) <= 1 && editDistance(read, label) <= 1) ||
+  // "rn" read for "m", "cl" for "d": two slips in a long word.
+  (label.length >= 7 && read.length >= 7 && editDistance(read, label) <= 2);
+
+const LABEL_TOKENS = [...new Set(Object.values(LABELS).flat(2))].filter((t) => t.length >= 5);
+
+/** A word that is most likely part of a label read too poorly to match (never a value). */
+const labelResidue = (word: TextWord): boolean => {
+  const t = tokenOf(word.text);
+  return t.length >= 5 && LABEL_TOKENS.some((l) => editDistance(t, l) <= (l.length >= 7 ? 2 : 1));
+};
+
+type Segment =
+  | { kind: 'label'; field: DniTextField; words: TextWord[]; box: TextBox }
+  | { kind: 'text'; words: TextWord[]; box: TextBox };
+
+/** Where a label phrase of `field` starts at word i: how many words it spans, or 0. */
+function phraseAt(tokens: readonly string[], i: number): { field: DniTextField; length: number } | null {
+  let best: { field: DniTextField; length: number; tokens: number } | null = null;
+  for (const [field, phrases] of Object.entries(LABELS) as [DniTextField, string[][]][]) {
+    for (const phrase of phrases) {
+      let k = i;
+      let matched = 0;
+      for (const token of phrase) {
+        while (k < tokens.length && tokens[k] === '') k++; // separators: "/", ":", "-"
+        if (k >= tokens.length || !tokenMatches(tokens[k]!, token)) break;
+        matched++;
+        k++;
+      }
+      if (matched === phrase.length && (!best || phrase.length > best.tokens))
+        best = { field, length: k - i, tokens: phrase.length };
+    }
+  }
+  return best && { field: best.field, length: best.length };
+}
+
+/** A line cut into its label phrases (with their other-language twin and a trailing "N°") and the text between. */
+function segmentsOf(line: TextLine): Segment[] {
+  const tokens = line.words.map((w) => tokenOf(w.text));
+  const out: Segment[] = [];
+  let text: TextWord[] = [];
+  const flush = () => {
+    if (text.length) out.push({ kind: 'text', words: text, box: lineOf(text).box });
+    text = [];
+  };
+  for (let i = 0; i < tokens.length; ) {
+    const hit = tokens[i] === '' ? null : phraseAt(tokens, i);
+    if (!hit) {
+      text.push(line.words[i]!);
+      i++;
+      continue;
+    }
+    flush();
+    let end = i + hit.length;
+    // "Apellido / Surname", "Trámite N°": the rest of the same label.
+    for (;;) {
+      let k = end;
+      while (k < tokens.length && tokens[k] === '') k++;
+      const twin = k < tokens.length ? phraseAt(tokens, k) : null;
+      if (twin && twin.field === hit.field) end = k + twin.length;
+      else if (hit.field === 'order' && k < tokens.length && /^N[O0]?$/.test(tokens[k]!)) end = k + 1;
+      else break;
+    }
+    while (end < tokens.length && tokens[end] === '' && !/\w/.test(line.words[end]!.text)) end++; // ":" after it
+    const words = line.words.slice(i, end);
+    out.push({ kind: 'label', field: hit.field, words, box: lineOf(words).box });
+    i = end;
+  }
+  flush();
+  return out;
+}
+
+const centreX = (b: TextBox): number => (b.x0 + b.x1) / 2;
+
+/** The words of the first row of `words` (the topmost word's row). */
+function firstRow(words: readonly TextWord[]): TextWord[] {
+  if (!words.length) return [];
+  const top = words.reduce((a, b) => (b.box.y0 < a.box.y0 ? b : a));
+  return words.filter((w) => verticalOverlap(w.box, top.box) > 0.5);
+}
+
+/** The card's printed fields from its lines: each value beside or under its label, wrapped lines joined. */
+export function dniFieldsFromText(lines: readonly TextLine[]): DniTextFields {
+  return readDniFields(lines).fields;
+}
+
+/** The fields, and the labels whose value was not found, with the region it should be in. */
+export function readDniFields(lines: readonly TextLine[]): { fields: DniTextFields; unread: UnreadValue[] } {
+  const segments = lines.flatMap(segmentsOf);
+  const labels = segments.filter((s): s is Extract<Segment, { kind: 'label' }> => s.kind === 'label');
+  const free = new Set(
+    segments
+      .filter((s) => s.kind === 'text')
+      .flatMap((s) => s.words)
+      .filter((w) => !labelResidue(w)),
+  );
+  const fields: DniTextFields = {};
+  const unread: UnreadValue[] = [];
+
+  const take = (field: DniTextField, words: TextWord[], byLabel: boolean) => {
+    for (const w of words) free.delete(w);
+    const line = lineOf(words);
+    // Row by row, each left to right: a wrapped value reads in order.
+    const rows: TextWord[][] = [];
+    for (const w of words) {
+      const row = rows.find((r) => verticalOverlap(r[0]!.box, w.box) > 0.5);
+      if (row) row.push(w);
+      else rows.push([w]);
+    }
+    const ordered = rows
+      .sort((a, b) => a[0]!.box.y0 - b[0]!.box.y0)
+      .map((r) =>
+        r
+          .sort((a, b) => a.box.x0 - b.box.x0)
+          .map((w) => w.text)
+          .join(' '),
+      );
+    const text = ordered
+      .join(' ')
+      .replace(/^[\s:.\-–—]+/, '')
+      .trim();
+    if (text) fields[field] = { text, confidence: line.confidence, box: line.box, byLabel };
+  };
+
+  // Top to bottom, left to right: a value under one label is not another's.
+  for (const label of [...labels].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0)) {
+    if (fields[label.field]) continue;
+    const h = heightOf(label.box);
+    // The next label to the right on the same row closes this label's column.
+    const columnEnd = Math.min(
+      ...labels
+        .filter((o) => o !== label && verticalOverlap(o.box, label.box) > 0.5 && o.box.x0 > label.box.x1)
+        .map((o) => o.box.x0),
+      Infinity,
+    );
+    // Beside: the free words right after it on its row, before the next label.
+    const beside = [...free]
+      .filter((w) => verticalOverlap(w.box, label.box) > 0.4 && w.box.x0 >= label.box.x1 - h * 0.5 && w.box.x0 < columnEnd)
+      .sort((a, b) => a.box.x0 - b.box.x0);
+    let value: TextWord[] = [];
+    if (beside.length && beside[0]!.box.x0 - label.box.x1 < 12 * h) {
+      // Only the run of words close to one another from the first: a far word is another column's.
+      value = [beside[0]!];
+      for (const w of beside.slice(1)) {
+        const last = value[value.length - 1]!;
+        if (w.box.x0 - last.box.x1 < 2.5 * Math.max(heightOf(w.box), heightOf(last.box))) value.push(w);
+        else break;
+      }
+    } else {
+      // Under: the first row of free words below it, in its column.
+      const below = [...free].filter(
+        (w) =>
+          w.box.y0 > label.box.y1 - h * 0.4 &&
+          w.box.y0 - label.box.y1 < Math.max(3 * h, 2 * heightOf(w.box)) &&
+          centreX(w.box) >= label.box.x0 - 2 * h &&
+          w.box.x0 < columnEnd - h &&
+          w.box.x0 > label.box.x0 - 3 * h,
+      );
+      value = firstRow(below).sort((a, b) => a.box.x0 - b.box.x0);
+    }
+    if (!value.length) {
+      unread.push({
+        field: label.field,
+        region: {
+          x0: label.box.x0 - h,
+          y0: label.box.y0 - h * 0.5,
+          x1: Math.min(columnEnd, label.box.x1 + 10 * h),
+          y1: label.box.y1 + 3.5 * h,
+        },
+      });
+      continue;
+    }
+    if (WRAPS.has(label.field)) {
+      // A second line right under the value, starting about where it or its label starts.
+      const first = lineOf(value);
+      const vh = heightOf(first.box);
+      const next = firstRow(
+        [...free].filter(
+          (w) =>
+            !value.includes(w) &&
+            w.box.y0 > first.box.y1 - vh * 0.3 &&
+            w.box.y0 - first.box.y1 < vh * 0.9 &&
+            w.box.x0 < columnEnd &&
+            w.box.x0 > Math.min(first.box.x0, label.box.x0) - 2 * vh &&
+            heightOf(w.box) > vh * 0.6 &&
+            heightOf(w.box) < vh * 1.6,
+        ),
+      );
+      const startsAligned =
+        next.length > 0 &&
+        Math.min(...next.map((w) => w.box.x0)) < Math.max(first.box.x0, label.box.x0) + 2 * vh &&
+        !labels.some((l) => next.some((w) => verticalOverlap(l.box, w.box) > 0.5));
+      if (startsAligned) value = [...value, ...next.sort((a, b) => a.box.x0 - b.box.x0)];
+    }
+    take(label.field, value, true);
+  }
+
+  // By pattern alone, for the fields whose label was not read.
+  const freeLines = groupFree([...free]);
+  const byPattern = (field: DniTextField, pattern: RegExp) => {
+    if (fields[field]) return;
+    const hits = freeLines.filter((l) => pattern.test(l.text));
+    if (hits.length === 1) take(field, hits[0]!.words, false);
+  };
+  byPattern('documentNumber', /^\d{1,2}[.,]\d{3}[.,]\d{3}$/);
+  byPattern('order', /^\d{11}$/);
+  byPattern('cuil', /^\d{2}-\d{7,8}-\d$/);
+  return { fields, unread: unread.filter((u) => !fields[u.field]) };
+}
+
+function groupFree(words: TextWord[]): TextLine[] {
+  const rows: TextWord[][] = [];
+  for (const w of words.sort((a, b) => a.box.x0 - b.box.x0)) {
+    const row = rows.find((r) => verticalOverlap(r[r.length - 1]!.box, w.box) > 0.5);
+    if (row) row.push(w);
+    else rows.push([w]);
+  }
+  return rows.map(lineOf);
+}

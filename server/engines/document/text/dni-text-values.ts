@@ -1,0 +1,94 @@
+import { isRealDate, type DateParts } from '../dates.js';
+import { foldText } from './dni-text-fields.js';
+
+/** Spanish and English month abbreviations as the 2012+ card prints them ("15 MAR/ MAR 2015"). */
+const MONTHS: Record<string, number> = {
+  ENE: 1,
+  JAN: 1,
+  FEB: 2,
+  MAR: 3,
+  ABR: 4,
+  APR: 4,
+  MAY: 5,
+  JUN: 6,
+  JUL: 7,
+  AGO: 8,
+  AUG: 8,
+  SEP: 9,
+  SET: 9,
+  OCT: 10,
+  NOV: 11,
+  DIC: 12,
+  DEC: 12,
+};
+
+/** Letters OCR gives for digits in a field that holds only digits. */
+const DIGIT_LOOKALIKES: Record<string, string> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  I: '1',
+  L: '1',
+  '|': '1',
+  Z: '2',
+  S: '5',
+  B: '8',
+  G: '6',
+};
+
+export function digitsOf(text: string): string {
+  return [...foldText(text)].map((c) => DIGIT_LOOKALIKES[c] ?? c).join('');
+}
+
+/** A printed date, numeric (15/03/2015) or with month names (15 MAR/ MAR 2015, 15 MAR 2015); null if not a real date. */
+export function parsePrintedDate(text: string): DateParts | null {
+  const t = foldText(text).replace(/\s+/g, ' ').trim();
+  const numeric = /^(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})$/.exec(digitsOf(t).replace(/[^0-9/.\- ]/g, ''));
+  if (numeric) return real({ day: Number(numeric[1]), month: Number(numeric[2]), year: Number(numeric[3]) });
+  const named = /^([0-9OQDILZSBG|]{1,2})\s*([A-Z]{3})\.?(?:\s*\/\s*([A-Z]{3})\.?)?\s*([0-9OQDILZSBG|]{4})$/.exec(t);
+  if (!named) return null;
+  const month = MONTHS[named[2]!];
+  const other = named[3] ? MONTHS[named[3]] : month;
+  if (!month || other !== month) return null;
+  return real({ day: Number(digitsOf(named[1]!)), month, year: Number(digitsOf(named[4]!)) });
+}
+
+const real = (d: DateParts): DateParts | null => (isRealDate(d) ? d : null);
+
+/** 7 or 8 digits, as printed with dots (4.567.890) or without. */
+export function parseDocumentNumber(text: string): string | null {
+  const d = digitsOf(text).replace(/[\s.,]/g, '');
+  return /^\d{7,8}$/.test(d) ? d : null;
+}
+
+/** The número de trámite: 11 digits (after "N°", which the label took). */
+export function parseOrder(text: string): string | null {
+  const d = digitsOf(text).replace(/\s/g, '');
+  const m = /(\d{11})/.exec(d);
+  return m ? m[1]! : null;
+}
+
+export function parseSex(text: string): 'M' | 'F' | 'X' | null {
+  const t = foldText(text).replace(/[^A-Z]/g, '');
+  return t === 'M' || t === 'F' || t === 'X' ? t : null;
+}
+
+export function parseSequence(text: string): string | null {
+  const t = foldText(text).replace(/[^A-Z]/g, '');
+  return /^[A-Z]$/.test(t) ? t : null;
+}
+
+/** A name as printed: capitals (accents and Ñ kept), single spaces; null if it holds anything else. */
+export function parseName(text: string): string | null {
+  const t = text.toUpperCase().replace(/\s+/g, ' ').trim();
+  return /^[A-ZÑÁÉÍÓÚÜ][A-ZÑÁÉÍÓÚÜ '.-]*$/.test(t) ? t : null;
+}
+
+/** Free text (address, place of birth) with OCR's spacing tidied. */
+export function parseFreeText(text: string): string | null {
+  const t = text
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,.])/g, '$1')
+    .trim();
+  return t.length >= 2 ? t.toUpperCase() : null;
+}
