@@ -75,10 +75,10 @@ const ROWS = [
     what: 'DNI reading, synthetic cards',
     file: 'eval-dni.json',
     figure: (d) => {
-      const rows = d.byDegradation ?? [];
-      const clean = rows.find((r) => r.degradacion === 'limpia');
-      const wrong = rows.reduce((a, r) => a + r.erroneo_como_valido * r.tarjetas, 0);
-      return `fields exact ${pct(clean?.campos_exactos)} clean; ${num(wrong)} wrong values valid; p95 ${ms(clean?.p95_ms)}`;
+      const v = d.summary?.validation;
+      return v?.cards
+        ? `${pct(v.fields_exact)} of fields exact, ${pct(v.printed_only_exact)} printed-only (${num(v.cards)} validation cards, 10 degradations); ${num(v.wrong_valid)} wrong values valid; ${num(v.genuine_spoof)} genuine cards SPOOF; p95 ${ms(v.p95_ms)}`
+        : '—';
     },
     command: 'npm run eval:dni',
   },

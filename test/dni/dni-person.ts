@@ -19,6 +19,8 @@ export interface DniPerson {
   officeCode: string;
   /** Fictitious address printed on the back. */
   address: string;
+  /** Printed on the back; PEOPLE leave it out and get synthetic-card's PLACE_OF_BIRTH. */
+  placeOfBirth?: string;
 }
 
 /** `20` + DNI + check digit as the 3-character 9th field, or undefined if there is no CUIL. */

@@ -28,7 +28,7 @@ export const CARD_HEIGHT_MM = 54;
 /** Printed on every synthetic 2012+ back. */
 export const PLACE_OF_BIRTH = 'CIUDAD FICTICIA';
 
-export type CardSide = 'front-2012' | 'back-2012' | 'back-2009';
+export type CardSide = 'front-2012' | 'back-2012' | 'front-2009' | 'back-2009';
 
 export interface Box {
   x: number;
@@ -63,7 +63,7 @@ export interface RenderOptions {
   moduleMm?: number;
 }
 
-const escapeMarkup = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const escapeMarkup = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 async function textLayer(
   text: string,
@@ -85,13 +85,25 @@ async function textLayer(
   return { input: data, width: info.width, height: info.height };
 }
 
+/** Guilloche shape; the defaults are the fixed cards' (random layouts vary them). */
+export interface Guilloche {
+  lines: number;
+  /** Wave period as a fraction of the width divided by 2π (w / 9 by default). */
+  periodDiv: number;
+  /** Wave amplitude as a fraction of the height (h / 40 by default). */
+  amplitudeDiv: number;
+  phase: number;
+}
+
+const GUILLOCHE: Guilloche = { lines: 14, periodDiv: 9, amplitudeDiv: 40, phase: 0 };
+
 /** A light guilloche so the background is not flat (OCR and binarisers should cope with it). */
-function backgroundSvg(w: number, h: number, tint: string, line: string): Buffer {
+export function backgroundSvg(w: number, h: number, tint: string, line: string, g: Guilloche = GUILLOCHE): Buffer {
   const paths: string[] = [];
-  for (let k = 0; k < 14; k++) {
-    let d = `M 0 ${((k + 0.5) * h) / 14}`;
+  for (let k = 0; k < g.lines; k++) {
+    let d = `M 0 ${((k + 0.5) * h) / g.lines}`;
     for (let x = 0; x <= w; x += w / 60)
-      d += ` L ${x.toFixed(1)} ${(((k + 0.5) * h) / 14 + Math.sin(x / (w / 9) + k) * (h / 40)).toFixed(1)}`;
+      d += ` L ${x.toFixed(1)} ${(((k + 0.5) * h) / g.lines + Math.sin(x / (w / g.periodDiv) + k + g.phase) * (h / g.amplitudeDiv)).toFixed(1)}`;
     paths.push(`<path d="${d}" stroke="${line}" stroke-width="${Math.max(1, w / 700)}" fill="none"/>`);
   }
   return Buffer.from(
@@ -100,7 +112,7 @@ function backgroundSvg(w: number, h: number, tint: string, line: string): Buffer
 }
 
 /** A grey placeholder with a drawn head and shoulders: no real photo goes on a synthetic card. */
-function portraitSvg(w: number, h: number): Buffer {
+export function portraitSvg(w: number, h: number): Buffer {
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#b8bcc0"/>` +
       `<ellipse cx="${w / 2}" cy="${h * 1.02}" rx="${w * 0.45}" ry="${h * 0.3}" fill="#7d838a"/>` +
@@ -111,20 +123,28 @@ function portraitSvg(w: number, h: number): Buffer {
   );
 }
 
+/** Data columns, error-correction level and row height in modules (the fixed cards': 6, 4, 3). */
+export interface Pdf417Shape {
+  columns: number;
+  eclevel: number;
+  rowmult: number;
+}
+
 /** A PDF417 symbol of `payload` (Latin-1 bytes), resampled to the module size the card asks for. */
-async function pdf417Layer(
+export async function pdf417Layer(
   payload: string,
   dpi: number,
   moduleMm: number,
+  shape: Pdf417Shape = { columns: 6, eclevel: 4, rowmult: 3 },
 ): Promise<{ input: Buffer; width: number; height: number }> {
   const hiScale = 6;
   const png = await bwipjs.toBuffer({
     bcid: 'pdf417',
     text: payload,
     binarytext: true, // one byte per char code < 256: Ñ -> 0xD1 (default would be UTF-8)
-    eclevel: 4,
-    columns: 6,
-    rowmult: 3,
+    eclevel: shape.eclevel,
+    columns: shape.columns,
+    rowmult: shape.rowmult,
     scale: hiScale,
     paddingwidth: 2 * hiScale, // quiet zone, in pixels at this scale
     paddingheight: 2 * hiScale,
@@ -139,7 +159,7 @@ async function pdf417Layer(
   return { input, width, height };
 }
 
-class Canvas {
+export class Canvas {
   readonly layers: OverlayOptions[] = [];
   readonly width: number;
   readonly height: number;
@@ -169,7 +189,7 @@ class Canvas {
   }
 }
 
-const dniDotted = (n: string): string => n.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+export const dniDotted = (n: string): string => n.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
 
 /** 2012+ card front: labels and values, placeholder portrait, and the layout-A PDF417 bottom right. */
 export async function renderFront2012(person: DniPerson, options: RenderOptions = {}): Promise<RenderedCard> {
@@ -234,7 +254,13 @@ export async function renderBack2012(person: DniPerson, options: RenderOptions =
   await c.text('DOMICILIO:', 4, 3, 4.5, '#4a5a70');
   const b = DNI_2012_BACK;
   await c.text(person.address, b.address.x, b.address.y, 5);
-  await c.text(`LUGAR DE NACIMIENTO: ${PLACE_OF_BIRTH}`, b.placeOfBirth.x, b.placeOfBirth.y, 4.5, '#4a5a70');
+  await c.text(
+    `LUGAR DE NACIMIENTO: ${person.placeOfBirth ?? PLACE_OF_BIRTH}`,
+    b.placeOfBirth.x,
+    b.placeOfBirth.y,
+    4.5,
+    '#4a5a70',
+  );
   await c.text(
     `CUIL: ${person.cuilPrefix ? formatCuil(person.cuilPrefix, person.documentNumber, cuilCheckDigit(person.cuilPrefix, person.documentNumber) ?? 0) : '--'}`,
     b.cuil.x,
@@ -374,6 +400,8 @@ export interface DegradedCard {
   height: number;
   /** The truth boxes mapped into the degraded image (bounding boxes after rotation/tilt/scale). */
   boxes: CardTruth['boxes'];
+  /** Maps any other box of the card (a random card's truth.text) the same way. */
+  mapped: (box: Box) => Box;
 }
 
 export async function degrade(card: RenderedCard, d: Degradation): Promise<DegradedCard> {
@@ -479,6 +507,7 @@ export async function degrade(card: RenderedCard, d: Degradation): Promise<Degra
       mrzLines: b.mrzLines?.map((x) => mapBox(x, all, w, h)),
       portrait: map(b.portrait),
     },
+    mapped: (x) => mapBox(x, all, w, h),
   };
 }
 

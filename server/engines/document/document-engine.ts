@@ -36,11 +36,15 @@ export class DocumentEngine {
     return this.pool.readyPromise;
   }
 
-  async readSide(image: Uint8Array, options: SideOptions, frameIndex = 0): Promise<SideReading> {
-    const copy = new Uint8Array(image);
-    const response = await this.pool.run({ type: 'readSide', image: copy, options }, [copy.buffer]);
+  /** A card's sides (a template's frames), read together in the worker. */
+  async readSides(images: readonly Uint8Array[], options: readonly SideOptions[]): Promise<SideReading[]> {
+    const copies = images.map((image) => new Uint8Array(image));
+    const response = await this.pool.run(
+      { type: 'readSides', images: copies, options: [...options] },
+      copies.map((c) => c.buffer),
+    );
     if (response.ok) return response.result;
-    if (response.kind === 'image') throw new FrameDecodeError(frameIndex, response.error);
+    if (response.kind === 'image') throw new FrameDecodeError(response.frameIndex ?? 0, response.error);
     throw new EngineFailedError(response.error);
   }
 

@@ -6,7 +6,7 @@ import { parseTd1, type Td1Result } from './mrz/td1-parser.js';
 import { decodePdf417 } from './pdf417/decode-pdf417.js';
 import { CardTextReader } from './text/read-card-text.js';
 import { readDniFields, type DniTextField, type DniTextFields } from './text/dni-text-fields.js';
-import { groupWords, type TextBox, type TextLine } from './text/text-lines.js';
+import { groupWords, type TextBox, type TextLine, type TextWord } from './text/text-lines.js';
 import { parseDniPayload, type DniPayload, type UnrecognisedPayload } from './pdf417/dni-payload.js';
 
 export interface SideOptions {
@@ -41,8 +41,44 @@ const MRZ_ZONE_TOP = Math.round((33 / 54) * CANONICAL_HEIGHT);
 /** Printed text may reach a little into that zone; the MRZ's first line starts lower (about 37 mm). */
 const MRZ_MASK_MARGIN = Math.round((2.5 / 54) * CANONICAL_HEIGHT);
 
+/** Whether a side gave anything to go on: a code, or a few printed fields. */
+const readSomething = (r: SideReading): boolean =>
+  r.pdf417 !== null || r.mrz !== null || Object.keys(r.printed?.fields ?? {}).length >= 3;
+
+async function turned(image: Uint8Array, degrees: number): Promise<Uint8Array> {
+  return new Uint8Array(await sharp(image).autoOrient().rotate(degrees).png({ compressionLevel: 1 }).toBuffer());
+}
+
 /** Fields of one or two characters, which sparse reading of a whole side misses most. */
 const SHORT_VALUES: ReadonlySet<DniTextField> = new Set(['sex', 'sequence']);
+
+/** Below this OCR confidence a word of a card's print is read again on its own. */
+const DOUBTFUL_CONFIDENCE = 60;
+
+/** Runs of doubtful words on a line (each a region around them), at most a handful per side. */
+function doubtfulRuns(lines: readonly TextLine[]): TextBox[] {
+  const out: TextBox[] = [];
+  for (const line of lines) {
+    let run: TextWord[] = [];
+    const flush = () => {
+      if (!run.length) return;
+      const h = Math.max(...run.map((w) => w.box.y1 - w.box.y0));
+      out.push({
+        x0: Math.min(...run.map((w) => w.box.x0)) - h * 0.6,
+        y0: Math.min(...run.map((w) => w.box.y0)) - h * 0.4,
+        x1: Math.max(...run.map((w) => w.box.x1)) + h * 0.6,
+        y1: Math.max(...run.map((w) => w.box.y1)) + h * 0.4,
+      });
+      run = [];
+    };
+    for (const w of line.words) {
+      if (w.confidence < DOUBTFUL_CONFIDENCE && /[\p{L}\p{N}]/u.test(w.text) && w.box.y1 - w.box.y0 >= 6) run.push(w);
+      else flush();
+    }
+    flush();
+  }
+  return out.slice(0, 8);
+}
 
 /** The share of b's area inside a. */
 function overlapShare(a: TextBox, b: TextBox): number {
@@ -81,7 +117,21 @@ export class CardSideReader {
     await Promise.all([this.mrz.ready(), this.text.ready()]);
   }
 
+  /**
+   * The side as captured, and turned where it reads as nothing: a portrait-shaped photo of a
+   * landscape card a quarter turn first; a side from which nothing was read, upside down.
+   */
   async read(image: Uint8Array, options: SideOptions): Promise<SideReading> {
+    const meta = await sharp(image).metadata();
+    const [w, h] = (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
+    const upright = h > w * 1.15 ? await turned(image, 90) : image;
+    const first = await this.readAsIs(upright, options);
+    if (readSomething(first)) return first;
+    const flipped = await this.readAsIs(await turned(upright, 180), options);
+    return readSomething(flipped) ? { ...flipped, timings: { ...first.timings, turned: 180, ...flipped.timings } } : first;
+  }
+
+  private async readAsIs(image: Uint8Array, options: SideOptions): Promise<SideReading> {
     const timings: Record<string, number> = {};
     let t = performance.now();
     const lap = (name: string) => {
@@ -154,7 +204,28 @@ export class CardSideReader {
       if (mrz) masks.push({ x0: 0, y0: MRZ_ZONE_TOP + MRZ_MASK_MARGIN, x1: CANONICAL_WIDTH, y1: CANONICAL_HEIGHT });
       if (pdf417?.box) masks.push(pdf417.box);
       let lines = await this.text.read(card, masks);
-      let read = readDniFields(lines);
+      // Words read with little confidence (small print beside large, a faint label): read again
+      // alone, enlarged, and kept where the second reading is the surer.
+      const doubtful = doubtfulRuns(lines);
+      if (doubtful.length) {
+        const again = await this.text.readRegions(card, doubtful, 3);
+        const known = lines.flatMap((l) => l.words);
+        const replaced = new Set<TextWord>();
+        const better: TextWord[] = [];
+        doubtful.forEach((region) => {
+          const old = known.filter((k) => overlapShare(region, k.box) > 0.5);
+          const fresh = again.filter((w) => overlapShare(region, w.box) > 0.5);
+          const mean = (ws: TextWord[]) => ws.reduce((a, w) => a + w.confidence, 0) / Math.max(1, ws.length);
+          if (fresh.length && mean(fresh) > mean(old) + 10) {
+            for (const w of old) replaced.add(w);
+            better.push(...fresh);
+          }
+        });
+        if (better.length) lines = groupWords([...known.filter((w) => !replaced.has(w)), ...better]);
+      }
+      const side =
+        mrz || pdf417?.payload.layout === 'back-2009' ? 'back' : pdf417?.payload.layout === 'front-2012' ? 'front' : null;
+      let read = readDniFields(lines, side);
       // A value its label was read without (an isolated letter, a faint word): its region read again, closer.
       const again = read.unread.filter((u) => SHORT_VALUES.has(u.field) || read.unread.length <= 3);
       if (again.length) {
@@ -166,7 +237,7 @@ export class CardSideReader {
         const fresh = words.filter((w) => !known.some((k) => overlapShare(k.box, w.box) > 0.5));
         if (fresh.length) {
           lines = groupWords([...known, ...fresh]);
-          read = readDniFields(lines);
+          read = readDniFields(lines, side);
         }
       }
       printed = { fields: read.fields, lines };

@@ -38,7 +38,10 @@ async function readSides(
 ): Promise<Sides> {
   let readings: SideReading[];
   try {
-    readings = await Promise.all(template.frames.map((f, i) => engine.readSide(f.data, { ...options, declaredSide: f.side }, i)));
+    readings = await engine.readSides(
+      template.frames.map((f) => f.data),
+      template.frames.map((f) => ({ ...options, declaredSide: f.side })),
+    );
   } catch (error) {
     throw engineError(error);
   }

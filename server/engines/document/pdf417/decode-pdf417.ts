@@ -196,7 +196,10 @@ export async function decodePdf417(input: Pdf417Input, options: DecodePdf417Opti
         ] as [string, () => Promise<GreyImage>],
     ),
   ];
-  for (const [step, make, which] of steps) {
+  // No patch of bars anywhere: the quick looks only (a side without a barcode, the 2009 front or a
+  // 2012 back, costs no more than them).
+  const chain = region ? steps : steps.filter(([step]) => step === 'original' || step === 'global-binarizer');
+  for (const [step, make, which] of chain) {
     if (outOfTime()) break;
     const img = await make();
     if (step === 'deskew' && skipDeskew) continue;

@@ -1,5 +1,8 @@
 // Own code: no library assigns an ID card's printed lines to fields by their labels and patterns.
-import { heightOf, lineOf, verticalOverlap, type TextBox, type TextLine, type TextWord } from './text-lines.js';
+import { foldText, heightOf, lineOf, verticalOverlap, type TextBox, type TextLine, type TextWord } from './text-lines.js';
+import { fitsField } from './dni-text-values.js';
+
+export { foldText };
 
 export type DniTextField =
   | 'surname'
@@ -50,20 +53,13 @@ const LABELS: Record<DniTextField, string[][]> = {
   documentNumber: [['DOCUMENTO'], ['DOCUMENT'], ['DNI'], ['D', 'N', 'I']],
   order: [['TRAMITE'], ['TRAMITE', 'N']],
   address: [['DOMICILIO']],
-  placeOfBirth: [
-    ['LUGAR', 'DE', 'NACIMIENTO'],
-    ['PLACE', 'OF', 'BIRTH'],
-  ],
+  // "LUGAR" alone too: on a DNI it begins no other label, and "NACIMIENTO" in small print is often lost.
+  placeOfBirth: [['LUGAR', 'DE', 'NACIMIENTO'], ['LUGAR', 'DE'], ['LUGAR'], ['PLACE', 'OF', 'BIRTH']],
   cuil: [['CUIL'], ['C', 'U', 'I', 'L']],
 };
 
 /** Values that may run over a second line (a long address, three given names). */
 const WRAPS: ReadonlySet<DniTextField> = new Set(['address', 'givenNames', 'surname', 'placeOfBirth']);
-
-/** Uppercase letters and digits without accents; what labels are compared as. */
-export function foldText(s: string): string {
-  return s.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
-}
 
 const tokenOf = (word: string): string => foldText(word).replace(/[^A-Z0-9]/g, '');
 
@@ -107,10 +103,15 @@ function phraseAt(tokens: readonly string[], i: number): { field: DniTextField; 
     for (const phrase of phrases) {
       let k = i;
       let matched = 0;
-      for (const token of phrase) {
+      while (matched < phrase.length) {
         while (k < tokens.length && tokens[k] === '') k++; // separators: "/", ":", "-"
-        if (k >= tokens.length || !tokenMatches(tokens[k]!, token)) break;
-        matched++;
+        if (k >= tokens.length) break;
+        // One read word may hold two of the phrase's words run together ("ofissue").
+        const single = tokenMatches(tokens[k]!, phrase[matched]!);
+        const joined =
+          !single && matched + 1 < phrase.length && tokenMatches(tokens[k]!, phrase[matched]! + phrase[matched + 1]!);
+        if (!single && !joined) break;
+        matched += joined ? 2 : 1;
         k++;
       }
       if (matched === phrase.length && (!best || phrase.length > best.tokens))
@@ -158,11 +159,56 @@ function segmentsOf(line: TextLine): Segment[] {
 
 const centreX = (b: TextBox): number => (b.x0 + b.x1) / 2;
 
+const textOf = (words: readonly TextWord[]): string =>
+  lineOf(words)
+    .text.replace(/^[\s:.\-–—]+/, '')
+    .trim();
+
+/**
+ * The longest run of the words that reads as the field's value: a label's leftovers before it
+ * ("Date ofissue 24 SEP/ SEP 2017"), or another value run on after it ("NEUQUÉN 23-12655671-3").
+ */
+function fittingRun(field: DniTextField, words: readonly TextWord[]): TextWord[] | null {
+  for (let length = words.length - 1; length >= 1; length--)
+    for (let start = 0; start + length <= words.length; start++) {
+      const run = words.slice(start, start + length);
+      if (fitsField(field, textOf(run))) return run;
+    }
+  return null;
+}
+
 /** The words of the first row of `words` (the topmost word's row). */
 function firstRow(words: readonly TextWord[]): TextWord[] {
   if (!words.length) return [];
   const top = words.reduce((a, b) => (b.box.y0 < a.box.y0 ? b : a));
   return words.filter((w) => verticalOverlap(w.box, top.box) > 0.5);
+}
+
+/**
+ * Words OCR ran together, apart again: "Apellido/Surname" (the slash between, a date's slashes
+ * stay), "NACIMIENTO:=06" or "DOMICILIO:AV." (a label's colon, then its value).
+ */
+function splitGlued(line: TextLine): TextLine {
+  const words = line.words.flatMap((w) => {
+    const per = (w.box.x1 - w.box.x0) / w.text.length;
+    const piece = (text: string, from: number) => ({
+      ...w,
+      text,
+      box: { ...w.box, x0: w.box.x0 + from * per, x1: w.box.x0 + (from + text.length) * per },
+    });
+    const bilingual = /^(\p{L}{3,}[.]?)\/(\p{L}{3,}[.:]?)$/u.exec(w.text);
+    if (bilingual) {
+      const [, a, b] = bilingual as unknown as [string, string, string];
+      return [piece(a, 0), piece('/', a.length), piece(b, a.length + 1)];
+    }
+    const labelled = /^(\p{L}{4,}:)[=:]*(\S+)$/u.exec(w.text);
+    if (labelled) {
+      const [, a, b] = labelled as unknown as [string, string, string];
+      return [piece(a, 0), piece(b, w.text.length - b.length)];
+    }
+    return [w];
+  });
+  return words.length === line.words.length ? line : lineOf(words);
 }
 
 /** The card's printed fields from its lines: each value beside or under its label, wrapped lines joined. */
@@ -171,15 +217,15 @@ export function dniFieldsFromText(lines: readonly TextLine[]): DniTextFields {
 }
 
 /** The fields, and the labels whose value was not found, with the region it should be in. */
-export function readDniFields(lines: readonly TextLine[]): { fields: DniTextFields; unread: UnreadValue[] } {
-  const segments = lines.flatMap(segmentsOf);
+export function readDniFields(
+  lines: readonly TextLine[],
+  side: 'front' | 'back' | null = null,
+): { fields: DniTextFields; unread: UnreadValue[] } {
+  const segments = lines.map(splitGlued).flatMap(segmentsOf);
   const labels = segments.filter((s): s is Extract<Segment, { kind: 'label' }> => s.kind === 'label');
-  const free = new Set(
-    segments
-      .filter((s) => s.kind === 'text')
-      .flatMap((s) => s.words)
-      .filter((w) => !labelResidue(w)),
-  );
+  const text = segments.filter((s) => s.kind === 'text').flatMap((s) => s.words);
+  const residue = text.filter(labelResidue);
+  const free = new Set(text.filter((w) => !labelResidue(w)));
   const fields: DniTextFields = {};
   const unread: UnreadValue[] = [];
 
@@ -220,9 +266,32 @@ export function readDniFields(lines: readonly TextLine[]): { fields: DniTextFiel
       Infinity,
     );
     // Beside: the free words right after it on its row, before the next label.
-    const beside = [...free]
-      .filter((w) => verticalOverlap(w.box, label.box) > 0.4 && w.box.x0 >= label.box.x1 - h * 0.5 && w.box.x0 < columnEnd)
+    // Label leftovers ("BIRTH:") stay in the row for the gaps between words, never in a value.
+    const beside = [...free, ...residue]
+      .filter((w) => verticalOverlap(w.box, label.box) > 0.4 && centreX(w.box) > label.box.x1 - h * 0.5 && w.box.x0 < columnEnd)
       .sort((a, b) => a.box.x0 - b.box.x0);
+    /** Under: the first row of free words below the label, in its column, not beside a label of their own. */
+    const below = () =>
+      firstRow(
+        [...free].filter(
+          (w) =>
+            w.box.y0 > label.box.y1 - h * 0.4 &&
+            w.box.y0 - label.box.y1 < Math.max(3 * h, 2 * heightOf(w.box)) &&
+            centreX(w.box) >= label.box.x0 - 2 * h &&
+            w.box.x0 < columnEnd - h &&
+            w.box.x0 > label.box.x0 - 3 * h &&
+            !labels.some((o) => o !== label && verticalOverlap(o.box, w.box) > 0.4 && o.box.x1 <= w.box.x0 + h) &&
+            // Not under another label between them: that row is the other label's.
+            !labels.some(
+              (o) =>
+                o !== label &&
+                o.box.y0 > label.box.y0 + h * 0.5 &&
+                o.box.y1 <= w.box.y0 + h * 0.3 &&
+                o.box.x0 < w.box.x1 &&
+                o.box.x1 > w.box.x0,
+            ),
+        ),
+      ).sort((a, b) => a.box.x0 - b.box.x0);
     let value: TextWord[] = [];
     if (beside.length && beside[0]!.box.x0 - label.box.x1 < 12 * h) {
       // Only the run of words close to one another from the first: a far word is another column's.
@@ -232,17 +301,17 @@ export function readDniFields(lines: readonly TextLine[]): { fields: DniTextFiel
         if (w.box.x0 - last.box.x1 < 2.5 * Math.max(heightOf(w.box), heightOf(last.box))) value.push(w);
         else break;
       }
-    } else {
-      // Under: the first row of free words below it, in its column.
-      const below = [...free].filter(
-        (w) =>
-          w.box.y0 > label.box.y1 - h * 0.4 &&
-          w.box.y0 - label.box.y1 < Math.max(3 * h, 2 * heightOf(w.box)) &&
-          centreX(w.box) >= label.box.x0 - 2 * h &&
-          w.box.x0 < columnEnd - h &&
-          w.box.x0 > label.box.x0 - 3 * h,
-      );
-      value = firstRow(below).sort((a, b) => a.box.x0 - b.box.x0);
+      value = value.filter((w) => free.has(w));
+      // Only the label's own leftovers beside it: its value is under it.
+      if (!value.length) value = below();
+    } else value = below();
+    if (value.length && !fitsField(label.field, textOf(value))) {
+      // A poorly read label leaves words before its value ("Date ofissue 24 SEP/ SEP 2017"): the
+      // run of words that fits the field; else what is under the label (a heading such as
+      // "DOCUMENTO NACIONAL DE IDENTIDAD" has no value beside it); else nothing from this label.
+      const fit = fittingRun(label.field, value);
+      const under = fit ? [] : below();
+      value = fit ?? (under.length && fitsField(label.field, textOf(under)) ? under : []);
     }
     if (!value.length) {
       unread.push({
@@ -268,15 +337,20 @@ export function readDniFields(lines: readonly TextLine[]): { fields: DniTextFiel
             w.box.y0 - first.box.y1 < vh * 0.9 &&
             w.box.x0 < columnEnd &&
             w.box.x0 > Math.min(first.box.x0, label.box.x0) - 2 * vh &&
-            heightOf(w.box) > vh * 0.6 &&
-            heightOf(w.box) < vh * 1.6,
+            (!/[\p{L}\p{N}]/u.test(w.text) || (heightOf(w.box) > vh * 0.6 && heightOf(w.box) < vh * 1.6)),
         ),
       );
       const startsAligned =
         next.length > 0 &&
         Math.min(...next.map((w) => w.box.x0)) < Math.max(first.box.x0, label.box.x0) + 2 * vh &&
-        !labels.some((l) => next.some((w) => verticalOverlap(l.box, w.box) > 0.5));
-      if (startsAligned) value = [...value, ...next.sort((a, b) => a.box.x0 - b.box.x0)];
+        !labels.some((l) => next.some((w) => verticalOverlap(l.box, w.box) > 0.5)) &&
+        // Nor a label between the two lines: the lower one is that label's value.
+        !labels.some(
+          (l) =>
+            l !== label && l.box.y0 >= first.box.y1 - vh * 0.3 && l.box.y1 <= Math.min(...next.map((w) => w.box.y0)) + vh * 0.3,
+        );
+      const wrapped = [...value, ...next.sort((a, b) => a.box.x0 - b.box.x0)];
+      if (startsAligned && fitsField(label.field, textOf(wrapped))) value = wrapped;
     }
     take(label.field, value, true);
   }
@@ -291,7 +365,48 @@ export function readDniFields(lines: readonly TextLine[]): { fields: DniTextFiel
   byPattern('documentNumber', /^\d{1,2}[.,]\d{3}[.,]\d{3}$/);
   byPattern('order', /^\d{11}$/);
   byPattern('cuil', /^\d{2}-\d{7,8}-\d$/);
+  if (side === 'back') backByOrder(freeLines, fields, take);
   return { fields, unread: unread.filter((u) => !fields[u.field]) };
+}
+
+/** What a card prints besides its fields: headings, the signature's caption. */
+const PRINTED_FURNITURE = /REPUBLICA|ARGENTINA - MERCOSUR|REGISTRO NACIONAL|MINISTERIO|FIRMA|IDENTIFICAD|DOCUMENTO NACIONAL/;
+
+/**
+ * A back whose labels were not read (small print under blur): its address is the first line of
+ * words and a number, and the next line of words alone is the place of birth, as every DNI prints them.
+ */
+function backByOrder(
+  lines: readonly TextLine[],
+  fields: DniTextFields,
+  take: (field: DniTextField, words: TextWord[], byLabel: boolean) => void,
+) {
+  const rows = [...lines]
+    .sort((a, b) => a.box.y0 - b.box.y0)
+    .filter((l) => l.confidence >= 50 && !PRINTED_FURNITURE.test(foldText(l.text)));
+  let after = -Infinity;
+  if (!fields.address) {
+    const at = rows.findIndex(
+      (l) => /\p{L}{3}/u.test(l.text) && /\d/.test(l.text) && l.text.length >= 8 && !/\d{2}-\d{7,8}-\d/.test(l.text),
+    );
+    if (at >= 0) {
+      const first = rows[at]!;
+      const next = rows[at + 1];
+      const vh = heightOf(first.box);
+      const wraps =
+        next !== undefined &&
+        next.box.y0 - first.box.y1 < vh * 0.9 &&
+        Math.abs(next.box.x0 - first.box.x0) < 2 * vh &&
+        /\p{L}{3}/u.test(next.text) &&
+        !/\d{2}-\d{7,8}-\d/.test(next.text);
+      take('address', wraps ? [...first.words, ...next.words] : first.words, false);
+      after = (wraps ? next : first).box.y1;
+    }
+  } else after = fields.address.box.y1;
+  if (!fields.placeOfBirth) {
+    const place = rows.find((l) => l.box.y0 >= after - 2 && /^[\p{L} .,'-]{3,}$/u.test(l.text) && /\p{L}{3}/u.test(l.text));
+    if (place) take('placeOfBirth', place.words, false);
+  }
 }
 
 function groupFree(words: TextWord[]): TextLine[] {

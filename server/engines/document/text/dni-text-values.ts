@@ -1,5 +1,6 @@
 import { isRealDate, type DateParts } from '../dates.js';
-import { foldText } from './dni-text-fields.js';
+import type { DniTextField } from './dni-text-fields.js';
+import { foldText } from './text-lines.js';
 
 /** Spanish and English month abbreviations as the 2012+ card prints them ("15 MAR/ MAR 2015"). */
 const MONTHS: Record<string, number> = {
@@ -69,8 +70,9 @@ export function parseOrder(text: string): string | null {
 }
 
 export function parseSex(text: string): 'M' | 'F' | 'X' | null {
-  const t = foldText(text).replace(/[^A-Z]/g, '');
-  return t === 'M' || t === 'F' || t === 'X' ? t : null;
+  // "Xx": one letter read twice over, as OCR does with a lone capital.
+  const m = /^([MFX])\1?$/.exec(foldText(text).replace(/[^A-Z]/g, ''));
+  return m ? (m[1] as 'M' | 'F' | 'X') : null;
 }
 
 export function parseSequence(text: string): string | null {
@@ -86,9 +88,39 @@ export function parseName(text: string): string | null {
 
 /** Free text (address, place of birth) with OCR's spacing tidied. */
 export function parseFreeText(text: string): string | null {
+  // The card separates street, locality and province with " - ": OCR glues the dash to a word.
   const t = text
     .replace(/\s+/g, ' ')
     .replace(/\s+([,.])/g, '$1')
+    .replace(/(^|\s)-(?=\S)/g, '$1- ')
+    .replace(/(\S)-(?=\s|$)/g, '$1 -')
     .trim();
   return t.length >= 2 ? t.toUpperCase() : null;
+}
+
+/** Whether a value found for a field looks like one: a number where a number goes, a name without digits. */
+export function fitsField(field: DniTextField, text: string): boolean {
+  switch (field) {
+    case 'documentNumber':
+      return parseDocumentNumber(text) !== null;
+    case 'order':
+      return parseOrder(text) !== null;
+    case 'dateOfBirth':
+    case 'issuingDate':
+    case 'expirationDate':
+      return parsePrintedDate(text) !== null;
+    case 'sex':
+      return parseSex(text) !== null;
+    case 'sequence':
+      return parseSequence(text) !== null;
+    case 'cuil':
+      return /\d{2}\s*-?\s*\d{7,8}\s*-?\s*\d/.test(digitsOf(text));
+    case 'surname':
+    case 'givenNames':
+    case 'nationality':
+    case 'placeOfBirth':
+      return /\p{L}{2}/u.test(text) && !/\d/.test(text);
+    case 'address':
+      return text.length >= 4;
+  }
 }

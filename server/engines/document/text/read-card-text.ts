@@ -60,10 +60,10 @@ export class CardTextReader {
   }
 
   /**
-   * The words in a few regions of the side, each read as a block enlarged twice: an isolated
+   * The words in a few regions of the side, each read as a block enlarged (twice by default): an isolated
    * letter (a sex, an ejemplar) that the sparse reading of the whole side can miss.
    */
-  async readRegions(card: CardImage, regions: readonly TextBox[]): Promise<TextWord[]> {
+  async readRegions(card: CardImage, regions: readonly TextBox[], enlarge = 2): Promise<TextWord[]> {
     const base = sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } });
     const out: TextWord[] = [];
     for (const r of regions) {
@@ -76,7 +76,7 @@ export class CardTextReader {
         .clone()
         .extract({ left, top, width, height })
         .greyscale()
-        .resize({ width: width * 2 })
+        .resize({ width: width * enlarge })
         .extend({ top: 16, bottom: 16, left: 16, right: 16, background: '#ffffff' })
         .png({ compressionLevel: 1 })
         .toBuffer();

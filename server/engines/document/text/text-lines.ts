@@ -24,6 +24,11 @@ export interface TextLine {
 
 export const heightOf = (b: TextBox): number => b.y1 - b.y0;
 
+/** Uppercase letters and digits without accents; what labels are compared as. */
+export function foldText(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
+}
+
 function union(boxes: readonly TextBox[]): TextBox {
   return {
     x0: Math.min(...boxes.map((b) => b.x0)),

@@ -16,17 +16,28 @@ try {
   const warmedUp = await warmUpCards(reader, modelsDir, warmUp ? DOCUMENT_WARM_UP_RUNS : 0);
   port.on('message', (request: DocumentRequest) => {
     if (request.type === 'crash') process.exit(70);
-    reader.read(request.image, request.options).then(
+    // A card's sides at once: while one waits for its OCR thread, the other decodes its barcode.
+    let failedFrame = -1;
+    Promise.all(
+      request.images.map((image, i) =>
+        reader.read(image, request.options[i]!).catch((error: unknown) => {
+          if (failedFrame < 0) failedFrame = i;
+          throw error;
+        }),
+      ),
+    ).then(
       (result) =>
-        port.postMessage({ id: request.id, ok: true, result } satisfies DocumentResponse, [
-          result.rectifiedJpeg.buffer as ArrayBuffer,
-        ]),
+        port.postMessage(
+          { id: request.id, ok: true, result } satisfies DocumentResponse,
+          result.map((r) => r.rectifiedJpeg.buffer as ArrayBuffer),
+        ),
       (error: unknown) =>
         port.postMessage({
           id: request.id,
           ok: false,
           error: (error as Error).message,
           kind: error instanceof ImageDecodeError ? 'image' : 'engine',
+          frameIndex: Math.max(0, failedFrame),
         } satisfies DocumentResponse),
     );
   });
