@@ -1,6 +1,6 @@
 // npm run eval:face [-- --dataset DIR] [--celeba] [--write-calibration]
 // Recognition accuracy of the shipped descriptor and of its two parts, on labelled photo sets.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -11,6 +11,8 @@ import {
 import { FACE_MODEL_ID } from '../server/engines/face/face-model.js';
 import { IDENTIFICATION_DIM, identificationView } from '../server/engines/face/fused-descriptor.js';
 import { assessQuality } from '../server/engines/face/analysis/quality.js';
+import { MATCHING_ANALYSIS } from '../server/engines/face/analyze-options.js';
+import { selectFrames } from '../server/operations/face/frame-selection.js';
 import { configSchema } from '../server/config/schema.js';
 import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
 import { CENTRING_SHARE } from '../server/matching/gallery-centre.js';
@@ -23,6 +25,7 @@ import { hardestPhotos } from './lib/hardest-photos.js';
 import { allPairs, printTable, verificationMetrics, type ScoredPair } from './lib/metrics.js';
 import { centringShifts, openSetOwnPeople, openSetOwnPeopleHalvings, type Spread } from './lib/open-set-own-people.js';
 import { openSetAtScale, scoreForConfidence, type OpenSetAtScale } from './lib/open-set-scale.js';
+import { CROP_KINDS, facesAsSent, type CropKind } from './lib/tight-crops.js';
 
 /** The stored vector's MobileFaceNet part, which identification compares (fused-descriptor.ts identificationView). */
 const IDENTIFICATION_MODEL_ID = 'mobilefacenet192-arcface-2landmarks-flip';
@@ -34,6 +37,8 @@ const { values: args } = parseArgs({
     dataset: { type: 'string' },
     celeba: { type: 'boolean', default: false },
     'write-calibration': { type: 'boolean', default: false },
+    /** Also each photo's face as integrators send it: tight, filling the frame, enlarged, a portrait. */
+    crops: { type: 'boolean', default: true },
   },
 });
 
@@ -71,7 +76,44 @@ const analyses = await analyzeFiles(
 const seconds = (Date.now() - started) / 1000;
 // Photos whose frame was contrast-equalised (CLAHE) for detection and landmarks; the crops are cut unequalised.
 const equalised = analyses.filter((a) => a?.major && a.clahe > 0).length;
+const crops = args.crops ? await facesAsSentOf(engine) : [];
 await engine.close();
+
+/**
+ * Each photo's face as integrators send it (bench/lib/tight-crops.ts), analysed as the operations
+ * analyse a template's frame; what selection makes of it, and its descriptor.
+ */
+async function facesAsSentOf(e: typeof engine) {
+  const made: {
+    image: number;
+    kind: CropKind;
+    faceShare: number;
+    status: string;
+    embedding: Float32Array | null;
+    padded: boolean;
+  }[] = [];
+  let done = 0;
+  await Promise.all(
+    images.map(async (img, i) => {
+      const full = analyses[i];
+      if (!full?.major) return;
+      for (const crop of await facesAsSent(readFileSync(img.file), full.major.box, full, i + 1)) {
+        const analysis = await e.analyzeImage(new Uint8Array(crop.image), MATCHING_ANALYSIS).catch(() => null);
+        const selection = analysis ? selectFrames([analysis], { onlyMajor: true, impostors: IMPOSTOR_MODEL }) : null;
+        made.push({
+          image: i,
+          kind: crop.kind,
+          faceShare: crop.faceShare,
+          status: !selection ? 'ERROR' : selection.ok ? 'OK' : selection.status,
+          embedding: selection?.ok ? selection.best.face.embedding : null,
+          padded: analysis?.timings['detect-padded'] !== undefined,
+        });
+      }
+      if (++done % 50 === 0) process.stderr.write(`  variantes ${done}/${images.length}\n`);
+    }),
+  );
+  return made;
+}
 
 // The gates enroll-UI applies to a sample and identificar-UI to a probe, at the station's defaults.
 const { enrollMinQuality, enrollMinIod, identifyMinQuality, identifyMinIod } = configSchema.shape.matching.parse(undefined);
@@ -495,6 +537,50 @@ console.log(
 );
 console.log('Fusión: suma de los cosenos de cada parte normalizados (z) por sus impostores en este mismo conjunto.');
 
+// Faces as sent against the same people's full photos: processed, refused as several faces, and
+// verified at the station's 1:1 threshold (FMR 1e-3) as the full photo is, on the same pairs.
+const verifyAt = thresholdForFmr(1e-3);
+const facesAsSentRows = CROP_KINDS.map((kind) => {
+  const ofKind = crops.filter((c) => c.kind === kind);
+  let [pairs, fullPass, cropPass, impostors, cropFalse] = [0, 0, 0, 0, 0];
+  for (const c of ofKind) {
+    const probe = samples[c.image]!;
+    for (const [j, other] of samples.entries()) {
+      const enrolled = other.embeddings[FACE_MODEL_ID];
+      if (j === c.image || !enrolled) continue;
+      if (other.identity === probe.identity) {
+        const full = probe.embeddings[FACE_MODEL_ID];
+        if (!full) continue;
+        pairs++;
+        if (confidenceOf(cosine(enrolled, full), IMPOSTOR_MODEL) >= verifyAt) fullPass++;
+        if (c.embedding && confidenceOf(cosine(enrolled, c.embedding), IMPOSTOR_MODEL) >= verifyAt) cropPass++;
+      } else if (c.embedding && impostors < 200_000) {
+        impostors++;
+        if (confidenceOf(cosine(enrolled, c.embedding), IMPOSTOR_MODEL) >= verifyAt) cropFalse++;
+      }
+    }
+  }
+  const n = ofKind.length;
+  return {
+    kind,
+    inputs: n,
+    processed: n ? ofKind.filter((c) => c.status === 'OK').length / n : NaN,
+    multiple_faces: ofKind.filter((c) => c.status === 'TEMPLATE_MULTIPLE_FACES').length,
+    not_detected: ofKind.filter((c) => c.status === 'FACE_NOT_DETECTED').length,
+    padded_pass: n ? ofKind.filter((c) => c.padded).length / n : NaN,
+    genuine_pairs: pairs,
+    tar_full_photo: pairs ? fullPass / pairs : NaN,
+    tar_as_sent: pairs ? cropPass / pairs : NaN,
+    far_as_sent: impostors ? cropFalse / impostors : NaN,
+  };
+});
+if (crops.length) {
+  console.log(
+    `\nRostros como los envían los integradores, contra las fotos completas de las mismas personas (umbral 1:1 ${verifyAt}):`,
+  );
+  printTable(facesAsSentRows);
+}
+
 const report = {
   dataset: datasetName,
   persons: new Set(images.map((i) => i.identity)).size,
@@ -546,6 +632,7 @@ const report = {
   // genuine pairs come from (a mislabelled photo, a second face, a face turned or tiny).
   hardest_photos: { model: FACE_MODEL_ID, eer_threshold: eerPoint.eerThreshold, photos: hardest },
   detections,
+  faces_as_sent: facesAsSentRows,
 };
 const out = path.join(
   packageRoot(),

@@ -14,7 +14,7 @@ import {
   toDegrees,
   tokenPortraitBox,
 } from '../analysis/geometry.js';
-import { chooseMajorFace, largestFace } from '../analysis/major-face.js';
+import { chooseMajorFace, DEFAULT_MIN_FACE_SCORE, largestFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
 import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
@@ -142,24 +142,15 @@ export class FaceRuntime {
     const work = clip > 0 ? applyLuma(frame.rgb, luma.data, claheMapping(luma, clip)) : frame.rgb;
     lap('decode');
 
-    const values = this.frameValues.take(work.length);
-    values.set(work);
-    const input = tf.tensor4d(values, [1, frame.height, frame.width, 3], 'int32');
-    let humanFaces: HumanFace[];
-    try {
-      // Models an operation does not need are switched off per call: a disabled detector costs no time.
-      const result = await this.human.detect(input, {
-        face: {
-          emotion: { enabled: options.emotion },
-          antispoof: { enabled: options.presentation },
-          liveness: { enabled: options.presentation },
-        },
-      });
-      humanFaces = [...result.face].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
-    } finally {
-      input.dispose();
-    }
+    let humanFaces = await this.detect(work, frame.width, frame.height, options);
     lap('detect');
+    if (needsPaddedPass(humanFaces, options.minFaceScore)) {
+      // A face that fills the frame, or is cut by its edge, is missed or boxed twice by detectors
+      // trained on faces with context around them: looked for again with a border around the frame.
+      const padded = await Promise.all(PADDED_PASSES.map((pass) => this.detectPadded(work, frame, pass, options)));
+      humanFaces = mergeDetections([...humanFaces, ...padded.flat()]);
+      lap('detect-padded');
+    }
 
     const faces: DetectedFace[] = humanFaces.map((f) => ({
       box: { x: f.box[0], y: f.box[1], width: f.box[2], height: f.box[3] },
@@ -197,6 +188,65 @@ export class FaceRuntime {
       frameBrightness: whole.mean,
       timings,
     };
+  }
+
+  /** Human's detections on an RGB image, largest first; models an operation does not need are off. */
+  private async detect(rgb: Uint8Array, width: number, height: number, options: AnalyzeOptions): Promise<HumanFace[]> {
+    const values = this.frameValues.take(rgb.length);
+    values.set(rgb);
+    const input = tf.tensor4d(values, [1, height, width, 3], 'int32');
+    try {
+      const result = await this.human.detect(input, {
+        face: {
+          emotion: { enabled: options.emotion },
+          antispoof: { enabled: options.presentation },
+          liveness: { enabled: options.presentation },
+        },
+      });
+      return [...result.face].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+    } finally {
+      input.dispose();
+    }
+  }
+
+  /**
+   * The frame inside a border of its own mean colour (a mirrored border would hold mirrored
+   * faces), at a size the detector reads well; the detections mapped back onto the frame, and
+   * those whose centre falls in the border dropped. Only the detector sees the border: every
+   * crop is cut from the frame's own pixels.
+   */
+  private async detectPadded(
+    rgb: Uint8Array,
+    frame: { width: number; height: number },
+    pass: { border: number; maxSide: number },
+    options: AnalyzeOptions,
+  ): Promise<HumanFace[]> {
+    const border = Math.round(pass.border * Math.max(frame.width, frame.height));
+    const [pw, ph] = [frame.width + 2 * border, frame.height + 2 * border];
+    const scale = Math.min(1, pass.maxSide / Math.max(pw, ph));
+    const [sw, sh] = [Math.round(pw * scale), Math.round(ph * scale)];
+    // Two pipelines: sharp resizes before it extends, whatever the order of the calls.
+    const framed = await sharp(rgb, { raw: { width: frame.width, height: frame.height, channels: 3 } })
+      .extend({ top: border, bottom: border, left: border, right: border, background: meanColour(rgb) })
+      .raw()
+      .toBuffer();
+    const { data } = await sharp(framed, { raw: { width: pw, height: ph, channels: 3 } })
+      .resize(sw, sh, { fit: 'fill' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const found = await this.detect(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), sw, sh, options);
+    const back = ([x, y, z]: [number, number, number?]): [number, number, number?] => [x / scale - border, y / scale - border, z];
+    return found
+      .map((f) => ({
+        ...f,
+        box: [f.box[0] / scale - border, f.box[1] / scale - border, f.box[2] / scale, f.box[3] / scale] as HumanFace['box'],
+        mesh: f.mesh.map(back),
+        annotations: Object.fromEntries(Object.entries(f.annotations).map(([k, pts]) => [k, pts.map(back)])),
+      }))
+      .filter((f) => {
+        const [cx, cy] = [f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2];
+        return cx >= 0 && cy >= 0 && cx < frame.width && cy < frame.height;
+      });
   }
 
   /**
@@ -355,6 +405,65 @@ export class FaceRuntime {
       portrait,
     };
   }
+}
+
+/** The border passes: a quarter of the frame's size around it, then three fifths, each scaled to a detector's size. */
+const PADDED_PASSES = [
+  { border: 0.25, maxSide: 960 },
+  { border: 0.6, maxSide: 720 },
+];
+
+/**
+ * Whether the frame's detections call for the padded passes: no face the detector is sure of, or
+ * two sure faces overlapping (one face boxed twice). Ordinary frames never pay for them.
+ */
+export function needsPaddedPass(faces: readonly HumanFace[], minScore = DEFAULT_MIN_FACE_SCORE): boolean {
+  const sure = faces.filter((f) => f.score >= minScore);
+  if (sure.length === 0) return true;
+  return sure.some((a, i) => sure.slice(i + 1).some((b) => sameFace(a, b)));
+}
+
+const boxOf = (f: HumanFace) => ({ x: f.box[0], y: f.box[1], width: f.box[2], height: f.box[3] });
+
+function iou(a: HumanFace, b: HumanFace): number {
+  const [ba, bb] = [boxOf(a), boxOf(b)];
+  const w = Math.min(ba.x + ba.width, bb.x + bb.width) - Math.max(ba.x, bb.x);
+  const h = Math.min(ba.y + ba.height, bb.y + bb.height) - Math.max(ba.y, bb.y);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / (ba.width * ba.height + bb.width * bb.height - inter);
+}
+
+/** The eyes' midpoint by the mesh (outer eye corners), where the mesh ran. */
+function eyesOf(f: HumanFace): [number, number] | null {
+  const [a, b] = [f.mesh[33], f.mesh[263]];
+  return a && b ? [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] : null;
+}
+
+/** One face boxed twice: boxes overlapping, or meshes whose eyes fall in the same place. */
+function sameFace(a: HumanFace, b: HumanFace): boolean {
+  if (iou(a, b) > 0.3) return true;
+  const [ea, eb] = [eyesOf(a), eyesOf(b)];
+  return !!ea && !!eb && Math.hypot(ea[0] - eb[0], ea[1] - eb[1]) < 0.25 * Math.min(a.box[2], b.box[2]);
+}
+
+/** Non-maximum suppression across passes: of the detections of one face, the surest; largest first. */
+export function mergeDetections(faces: readonly HumanFace[]): HumanFace[] {
+  const kept: HumanFace[] = [];
+  for (const f of [...faces].sort((a, b) => b.score - a.score)) if (!kept.some((k) => sameFace(k, f))) kept.push(f);
+  return kept.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+}
+
+/** The frame's mean colour, for a border that is neither black nor another face. */
+function meanColour(rgb: Uint8Array): { r: number; g: number; b: number } {
+  let [r, g, b] = [0, 0, 0];
+  const n = rgb.length / 3;
+  for (let i = 0; i < rgb.length; i += 3) {
+    r += rgb[i]!;
+    g += rgb[i + 1]!;
+    b += rgb[i + 2]!;
+  }
+  return { r: Math.round(r / n), g: Math.round(g / n), b: Math.round(b / n) };
 }
 
 function rawSharp(frame: Decoded, rgb = frame.rgb, width = frame.width, height = frame.height) {
