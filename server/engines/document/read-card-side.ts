@@ -179,8 +179,10 @@ export class CardSideReader {
       lap('mrz');
       if (!read.lines) return null;
       const parsed = parseTd1(read.lines.map((l) => l.text));
-      // Three lines of text are an MRZ only if they look like one: an ID document code or a check digit that holds.
-      const looksLikeMrz = parsed.lines[0].startsWith('I') || Object.values(parsed.checks).some((c) => c.valid);
+      // Three lines of text are an MRZ only if they look like one: a TD1 document code and a check digit
+      // that holds, or two that hold (one holds by chance in a tenth of the text read off a front).
+      const holding = Object.values(parsed.checks).filter((c) => c.valid).length;
+      const looksLikeMrz = holding >= 2 || (holding === 1 && /^[IAC]/.test(parsed.lines[0]));
       return looksLikeMrz ? { parsed, confidence: read.lines.map((l) => l.confidence), ms: read.ms } : null;
     };
 
@@ -190,7 +192,11 @@ export class CardSideReader {
       // A 2012+ back carries the MRZ and no barcode: look for the MRZ first (its absence costs ~0.2 s,
       // a barcode search up to 1.5 s).
       mrz = await readMrz();
-      if (!mrz && options.pdf417) pdf417 = await readPdf417();
+      if (!mrz?.parsed.valid && options.pdf417) {
+        pdf417 = await readPdf417();
+        // A front sent as the back: what looked like an MRZ was its print.
+        if (pdf417?.payload.layout === 'front-2012') mrz = null;
+      }
     } else {
       if (options.pdf417) pdf417 = await readPdf417();
       const layout = pdf417?.payload.layout;

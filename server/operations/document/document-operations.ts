@@ -23,6 +23,8 @@ import { documentInfoOf, mismatchedFields, mrzResultOf, pdf417ResultOf, sideOf }
 /** Under these a side is too blurred, or too glared, to trust: ask for a rescan instead of guessing. */
 export const MIN_CARD_SHARPNESS = 2e-4;
 export const MAX_CARD_GLARE = 0.12;
+/** A frame this flat (a lens cap, an empty scanner) shows no card at all, blurred or not. */
+const NOTHING_SHOWN = 1e-6;
 
 const PORTRAIT: AnalyzeOptions = { ...MATCHING_ANALYSIS, portrait: true, majorPolicy: 'largest' };
 
@@ -55,6 +57,7 @@ async function readSides(
 
 /** What the operator should fix on a side from which nothing could be read. */
 function whyUnreadable(side: SideReading): string {
+  if (side.quality.sharpness < NOTHING_SHOWN) return 'no muestra ninguna tarjeta; colóquela dentro de la guía';
   if (side.quality.glare > MAX_CARD_GLARE) return 'tiene reflejos; inclínela apenas o aleje la luz';
   if (side.quality.sharpness < MIN_CARD_SHARPNESS) return 'está borrosa; sosténgala quieta y enfocada';
   if (side.card.method === 'frame') return 'no se encontraron los bordes de la tarjeta; póngala derecha dentro de la guía';
