@@ -11,7 +11,8 @@ import bwipjs from 'bwip-js';
 import sharp, { type OverlayOptions } from 'sharp';
 import { formatDmy } from '../../server/engines/document/dates.js';
 import { cuilCheckDigit, formatCuil } from '../../server/engines/document/pdf417/cuil.js';
-import { DNI_2012_BACK, DNI_2012_BACK_FINGERPRINT, DNI_2012_FRONT } from '../../server/engines/document/layout/dni-layout.js';
+import { DNI_2012_BACK_FINGERPRINT } from '../../server/engines/document/layout/dni-layout.js';
+import { DNI_2012_BACK, DNI_2012_FRONT } from './standard-layout.js';
 import { applyHomography, homographyFrom, warpPerspective } from '../../server/imaging/homography.js';
 import { type DniPerson, back2009Payload, frontPayload } from './dni-person.js';
 import { buildTd1 } from './td1-builder.js';
@@ -204,7 +205,7 @@ export async function renderFront2012(person: DniPerson, options: RenderOptions 
   const portrait = c.image(portraitImage, c.px(4), c.px(10), pw, ph);
   const col = (x: number, y: number, label: string, value: string): Promise<unknown> =>
     Promise.all([c.text(label, x, y, 3.5, '#4a5a70'), c.text(value, x, y + 1.8, 6)]);
-  // Values where the engine's layout expects them (server/engines/document/layout/dni-layout.ts).
+  // Values at the standard layout's places (standard-layout.ts).
   const at = DNI_2012_FRONT.labels;
   await col(at.surname.x, at.surname.y, 'Apellido / Surname', person.surname);
   await col(at.givenNames.x, at.givenNames.y, 'Nombre / Name', person.givenNames);

@@ -20,7 +20,7 @@ describe('choosing a field among sources', () => {
       { value: '30111223', valid: true, source: 'PDF417' },
     ]);
     expect(r.value).toBeNull();
-    expect(r.detail).toMatchObject({ valid: false, agreement: 'DISAGREE' });
+    expect(r.detail).toMatchObject({ valid: false, agreement: 'MISMATCH' });
   });
 
   it('shows what OCR alone read, but never as valid', () => {

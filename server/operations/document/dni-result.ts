@@ -144,9 +144,22 @@ function differences(a: string, b: string): number {
   return row[b.length]!;
 }
 
+/** The fewest edits that make `part` some run of `whole`'s letters (a semi-global alignment). */
+function differencesWithin(part: string, whole: string): number {
+  let row = new Array<number>(whole.length + 1).fill(0);
+  for (let i = 1; i <= part.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= whole.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (part[i - 1] === whole[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return Math.min(...row);
+}
+
 /**
  * Whether the printed value says something else than the machine-readable one: more than OCR's
- * slips (one letter or digit), read with enough confidence to count.
+ * slips (one letter or digit), read with enough confidence to count. A name read only in part (the
+ * rest under glare or past the edge) says nothing else: only a part of it was seen.
  */
 function printedDisagrees(
   field: 'surname' | 'givenNames' | 'documentNumber' | 'dateOfBirth',
@@ -157,7 +170,9 @@ function printedDisagrees(
   if (machine === null || printed === null || confidence < OCR_EVIDENCE_CONFIDENCE) return false;
   if (field === 'dateOfBirth') return !sameDate(machine as DateParts, printed as DateParts);
   if (field === 'documentNumber') return differences(String(machine).padStart(8, '0'), String(printed).padStart(8, '0')) >= 2;
-  return differences(nameKey(String(machine)), nameKey(String(printed))) >= 2;
+  const [whole, read] = [nameKey(String(machine)), nameKey(String(printed))];
+  if (read.length <= whole.length - 2 && differencesWithin(read, whole) <= 1) return false;
+  return differences(whole, read) >= 2;
 }
 
 /** What a field's sources say of it, 0-100: one valid source 90 (a check digit 95), each agreeing one more. */

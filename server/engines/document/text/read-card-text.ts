@@ -18,6 +18,18 @@ function wordsOf(data: Page): TextWord[] {
   return found;
 }
 
+/** The grey most of the side is: its paper, as the brightest third of the histogram's bulk. */
+function paperGrey(grey: Uint8Array): number {
+  const counts = new Uint32Array(256);
+  for (const v of grey) counts[v]!++;
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += counts[v]!;
+    if (seen >= grey.length * 0.7) return v;
+  }
+  return 255;
+}
+
 /** A rectified card side, packed RGB. */
 export interface CardImage {
   rgb: Uint8Array;
@@ -72,12 +84,15 @@ export class CardTextReader {
       const width = Math.min(card.width, Math.round(r.x1)) - left;
       const height = Math.min(card.height, Math.round(r.y1)) - top;
       if (width < 8 || height < 8) continue;
-      const crop = await base
-        .clone()
-        .extract({ left, top, width, height })
-        .greyscale()
+      const region = await base.clone().extract({ left, top, width, height }).greyscale().raw().toBuffer();
+      const paper = paperGrey(region);
+      // Resized and framed in two pipelines: sharp resizes after extending within one.
+      const enlarged = await sharp(region, { raw: { width, height, channels: 1 } })
         .resize({ width: width * enlarge })
-        .extend({ top: 16, bottom: 16, left: 16, right: 16, background: '#ffffff' })
+        .png({ compressionLevel: 1 })
+        .toBuffer();
+      const crop = await sharp(enlarged)
+        .extend({ top: 16, bottom: 16, left: 16, right: 16, background: { r: paper, g: paper, b: paper } })
         .png({ compressionLevel: 1 })
         .toBuffer();
       const words = await this.pool.run(async (w) => {
@@ -88,7 +103,12 @@ export class CardTextReader {
         const b = word.box;
         out.push({
           ...word,
-          box: { x0: left + (b.x0 - 16) / 2, y0: top + (b.y0 - 16) / 2, x1: left + (b.x1 - 16) / 2, y1: top + (b.y1 - 16) / 2 },
+          box: {
+            x0: left + (b.x0 - 16) / enlarge,
+            y0: top + (b.y0 - 16) / enlarge,
+            x1: left + (b.x1 - 16) / enlarge,
+            y1: top + (b.y1 - 16) / enlarge,
+          },
         });
       }
     }
@@ -96,26 +116,20 @@ export class CardTextReader {
   }
 
   private async words(card: CardImage, masks: readonly TextBox[]): Promise<TextWord[]> {
-    const cover = masks
-      .map((m) => {
-        const x = Math.max(0, Math.round(m.x0));
-        const y = Math.max(0, Math.round(m.y0));
-        return `<rect x="${x}" y="${y}" width="${Math.max(0, Math.round(m.x1) - x)}" height="${Math.max(0, Math.round(m.y1) - y)}" fill="#fff"/>`;
-      })
-      .join('');
-    const image = await sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } })
-      .composite(
-        cover
-          ? [
-              {
-                input: Buffer.from(
-                  `<svg xmlns="http://www.w3.org/2000/svg" width="${card.width}" height="${card.height}">${cover}</svg>`,
-                ),
-              },
-            ]
-          : [],
-      )
+    const grey = await sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } })
       .greyscale()
+      .raw()
+      .toBuffer();
+    // Painted in the card's own background grey: pure white beside a tinted card makes tesseract's
+    // global threshold take the whole card for ink, and it then reads nothing.
+    const paper = paperGrey(grey);
+    for (const m of masks) {
+      const x0 = Math.max(0, Math.round(m.x0));
+      const x1 = Math.min(card.width, Math.round(m.x1));
+      for (let y = Math.max(0, Math.round(m.y0)); y < Math.min(card.height, Math.round(m.y1)); y++)
+        grey.fill(paper, y * card.width + x0, y * card.width + Math.max(x0, x1));
+    }
+    const image = await sharp(grey, { raw: { width: card.width, height: card.height, channels: 1 } })
       .png({ compressionLevel: 1 })
       .toBuffer();
     return this.pool.run(async (w) => {
