@@ -340,6 +340,17 @@ export function readDniFields(
             (!/[\p{L}\p{N}]/u.test(w.text) || (heightOf(w.box) > vh * 0.6 && heightOf(w.box) < vh * 1.6)),
         ),
       );
+      // Its dashes and commas too: their boxes sit mid-line, lower than the gap allows a word's top.
+      const marks = [...free].filter(
+        (w) =>
+          !value.includes(w) &&
+          !next.includes(w) &&
+          !/[\p{L}\p{N}]/u.test(w.text) &&
+          next.some((n) => verticalOverlap(n.box, w.box) > 0.5) &&
+          w.box.x0 > Math.min(...next.map((n) => n.box.x0)) - vh &&
+          w.box.x1 < Math.max(...next.map((n) => n.box.x1)) + 2 * vh,
+      );
+      next.push(...marks);
       const startsAligned =
         next.length > 0 &&
         Math.min(...next.map((w) => w.box.x0)) < Math.max(first.box.x0, label.box.x0) + 2 * vh &&
@@ -409,10 +420,15 @@ function backByOrder(
   }
 }
 
+/** Rows of free words of one size: a small label's leftovers are not part of the value beside them. */
 function groupFree(words: TextWord[]): TextLine[] {
   const rows: TextWord[][] = [];
+  // A dash or comma has no height of its own to compare.
+  const mark = (w: TextWord) => !/[\p{L}\p{N}]/u.test(w.text);
+  const similar = (a: TextWord, b: TextWord) =>
+    mark(a) || mark(b) || (heightOf(b.box) / heightOf(a.box) < 1.6 && heightOf(a.box) / heightOf(b.box) < 1.6);
   for (const w of words.sort((a, b) => a.box.x0 - b.box.x0)) {
-    const row = rows.find((r) => verticalOverlap(r[r.length - 1]!.box, w.box) > 0.5);
+    const row = rows.find((r) => verticalOverlap(r[r.length - 1]!.box, w.box) > 0.5 && similar(r[r.length - 1]!, w));
     if (row) row.push(w);
     else rows.push([w]);
   }
