@@ -12,14 +12,25 @@ function wordsOf(data: Page): TextWord[] {
     for (const paragraph of block.paragraphs)
       for (const line of paragraph.lines)
         for (const word of line.words) {
-          const text = word.text.trim();
-          if (text) found.push({ text, confidence: Math.round(word.confidence), box: { ...word.bbox } });
+          // Long dashes as the card's own dash; what tesseract is sure of next to nothing is a guilloche's noise.
+          const text = word.text.trim().replace(/[–—]/g, '-');
+          const confidence = Math.round(word.confidence);
+          const mark = !/[\p{L}\p{N}]/u.test(text);
+          const separator = /^[-,]$/.test(text);
+          const noise = /^[|¦]+$/.test(text) || (!separator && confidence < (mark ? 2 * NOISE : NOISE));
+          if (text && !noise) found.push({ text, confidence, box: { ...word.bbox } });
         }
   return found;
 }
 
+/** Under this confidence a word read is noise (a guilloche's or hologram's pattern), not print. */
+const NOISE = 20;
+
 /** Paper between the regions stacked for one reading, enlarged pixels. */
 const MOSAIC_MARGIN = 24;
+
+/** Room added above a detected line, as a share of its height. */
+const ACCENT_ROOM = 0.2;
 
 /** Height each detected line is scaled to before reading, pixels (its box, margins included). */
 const LINE_HEIGHT = 48;
@@ -90,7 +101,12 @@ export class CardTextReader {
   readLines(card: CardImage, boxes: readonly TextBox[], lineHeight = LINE_HEIGHT): Promise<TextWord[]> {
     return this.readScaled(
       card,
-      boxes.map((box) => ({ box, scale: lineHeight / (box.y1 - box.y0) })),
+      boxes.map((box) => {
+        // The detector's box is the line's ink core: capital accents (Á, Ó, Ñ's tilde) stand above it.
+        const h = box.y1 - box.y0;
+        const tall = { ...box, y0: box.y0 - h * ACCENT_ROOM };
+        return { box: tall, scale: lineHeight / (tall.y1 - tall.y0) };
+      }),
       false,
     );
   }
