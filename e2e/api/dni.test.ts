@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, type ResponseOf } from '../../common/api/operations.js';
 import { encodeTemplate } from '../../common/uitemplate/index.js';
 import { PEOPLE } from '../../test/dni/dni-person.js';
+import { randomPerson, renderRandomCard, tamperedValues } from '../../test/dni/random-card.js';
 import { degrade, PLACE_OF_BIRTH, renderBack2009, renderBack2012, renderFront2012 } from '../../test/dni/synthetic-card.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
@@ -169,6 +170,63 @@ describe('extraer-datos-dni-UI', () => {
     const frontOnly = await extract(await documentTemplate(null, tilted.image), { extractFace: false });
     expect(frontOnly).toMatchObject({ status: 'NEITHER_MRZ_NOR_PDF417_DETECTED', suggestedAction: 'RESCAN', rescanSide: 'BACK' });
     expect(frontOnly.motivo).toMatch(/bordes de la tarjeta/);
+  });
+});
+
+// Cards of random layouts (test/dni/random-card.ts) from seeds outside the ranges eval:dni measures,
+// in the validation fonts: layouts no reader decision was taken on.
+describe('extraer-datos-dni-UI on layouts it was never tuned on', () => {
+  const SEED = 20_007;
+
+  it('reads the printed text wherever the card prints it, and the identity from the barcode and the MRZ', async () => {
+    const person = randomPerson(SEED);
+    const [front, back] = await Promise.all([renderRandomCard(SEED, 'front-2012'), renderRandomCard(SEED, 'back-2012')]);
+    const data = await extract(await documentTemplate(front.image, back.image), { extractFace: false });
+    expect(data.status, data.motivo).toBe('OK');
+    const info = data.documentInfo!;
+    expect(info).toMatchObject({
+      surname: person.surname,
+      givenNames: person.givenNames,
+      documentNumber: person.documentNumber,
+      dateOfBirth: person.birthDate,
+      expirationDate: person.expiryDate,
+      address: person.address,
+      placeOfBirth: person.placeOfBirth,
+    });
+    // Printed only: shown with a confidence, never vouched for.
+    expect(info.fields.address).toMatchObject({ source: 'OCR', valid: false });
+    expect(info.fields.surname).toMatchObject({ valid: true, agreement: 'AGREE' });
+  });
+
+  it('refuses a front whose printed identity was edited over its original barcode', async () => {
+    const person = randomPerson(SEED);
+    const changes = { ...tamperedValues(person, SEED), surname: 'QUIROGA' };
+    const [front, back] = await Promise.all([
+      renderRandomCard(SEED, 'front-2012', { tamper: changes }),
+      renderRandomCard(SEED, 'back-2012'),
+    ]);
+    const data = await extract(await documentTemplate(front.image, back.image), { extractFace: false });
+    expect(data).toMatchObject({ status: 'SPOOF', suggestedAction: 'NONE' });
+    expect(data.motivo).toMatch(/no coinciden en .*surname/);
+    expect(data.documentInfo!.fields.surname).toMatchObject({ valid: false, agreement: 'MISMATCH' });
+    expect(data.documentInfo!.fields.surname!.motivo).toMatch(/QUIROGA/);
+  });
+
+  it('answers bad input with a clear status and nothing guessed as valid', async () => {
+    const [front, back] = await Promise.all([renderRandomCard(SEED, 'front-2012'), renderRandomCard(SEED, 'back-2012')]);
+    const black = await sharp({ create: { width: 1011, height: 638, channels: 3, background: '#000000' } })
+      .png()
+      .toBuffer();
+    const dark = await extract(await documentTemplate(black, black), { extractFace: false });
+    expect(dark).toMatchObject({ status: 'NEITHER_MRZ_NOR_PDF417_DETECTED', suggestedAction: 'RESCAN', rescanSide: 'BOTH' });
+    expect(dark.motivo).toMatch(/no muestra ninguna tarjeta/);
+    expect(Object.values(dark.documentInfo!.fields).filter((f) => f.valid)).toEqual([]);
+    // Sides swapped, and turned upside down: read as what they are.
+    const swapped = await extract(await documentTemplate(back.image, await sharp(front.image).rotate(180).png().toBuffer()), {
+      extractFace: false,
+    });
+    expect(swapped.status, swapped.motivo).toBe('OK');
+    expect(swapped.documentInfo!.documentNumber).toBe(randomPerson(SEED).documentNumber);
   });
 });
 

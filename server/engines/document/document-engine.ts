@@ -1,3 +1,4 @@
+import { onnxRuntime } from '../onnx/onnx-session.js';
 import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
 import type { SideOptions, SideReading } from './read-card-side.js';
 import type { DocumentRequest, DocumentResponse } from './worker/document-types.js';
@@ -16,6 +17,9 @@ export class DocumentEngine {
     warmUp?: boolean;
     onEvent?: (event: string, detail?: unknown) => void;
   }): DocumentEngine {
+    // The text detector runs on onnxruntime-node, whose addon no longer loads in a new thread once
+    // every thread that loaded it has ended: loaded here too, a restarted worker still has it.
+    onnxRuntime();
     return new DocumentEngine(
       new WorkerPool<DocumentRequest, DocumentResponse>({
         script: workerScript(import.meta.url, 'document-worker'),

@@ -4,9 +4,11 @@ import { CANONICAL_HEIGHT, CANONICAL_WIDTH, captureQuality, locateCard, type Cap
 import { MrzReader } from './mrz/read-mrz.js';
 import { parseTd1, type Td1Result } from './mrz/td1-parser.js';
 import { decodePdf417 } from './pdf417/decode-pdf417.js';
-import { CardTextReader } from './text/read-card-text.js';
+import { TextLineDetector } from './text/detect-text-lines.js';
+import { CardTextReader, type CardImage } from './text/read-card-text.js';
+import { estimateSkew } from './skew.js';
 import { readDniFields, type DniTextField, type DniTextFields } from './text/dni-text-fields.js';
-import { groupWords, type TextBox, type TextLine, type TextWord } from './text/text-lines.js';
+import { groupWords, overlapShare, type TextBox, type TextLine, type TextWord } from './text/text-lines.js';
 import { parseDniPayload, type DniPayload, type UnrecognisedPayload } from './pdf417/dni-payload.js';
 
 export interface SideOptions {
@@ -80,12 +82,26 @@ function doubtfulRuns(lines: readonly TextLine[]): TextBox[] {
   return out.slice(0, 8);
 }
 
-/** The share of b's area inside a. */
-function overlapShare(a: TextBox, b: TextBox): number {
-  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
-  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-  const area = (b.x1 - b.x0) * (b.y1 - b.y0);
-  return w <= 0 || h <= 0 || area <= 0 ? 0 : (w * h) / area;
+/** Under this residual skew (degrees) a rectified side is read as it is. */
+const LEVEL_FROM = 0.75;
+
+/**
+ * The rectified side with its lines of print levelled: edges found on a shrunk frame leave a degree
+ * or so of skew, enough for the detector's upright boxes to take a line's end with the next line's.
+ */
+async function levelled(card: CardImage): Promise<CardImage> {
+  const raw = { raw: { width: card.width, height: card.height, channels: 3 as const } };
+  const small = await sharp(card.rgb, raw).greyscale().resize({ width: 320 }).raw().toBuffer({ resolveWithObject: true });
+  const skew = estimateSkew(new Uint8Array(small.data), small.info.width, small.info.height);
+  if (Math.abs(skew) < LEVEL_FROM) return card;
+  const turned = await sharp(card.rgb, raw).rotate(-skew, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+  const left = Math.floor((turned.info.width - card.width) / 2);
+  const top = Math.floor((turned.info.height - card.height) / 2);
+  const rgb = await sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: 3 } })
+    .extract({ left, top, width: card.width, height: card.height })
+    .raw()
+    .toBuffer();
+  return { rgb: new Uint8Array(rgb), width: card.width, height: card.height };
 }
 
 /** The symbol's corners as a box, with its quiet zone: a tenth of its size around it. */
@@ -106,6 +122,7 @@ function symbolBox(corners: readonly [number, number][]): TextBox {
 export class CardSideReader {
   private readonly mrz: MrzReader;
   private readonly text: CardTextReader;
+  private detecting: Promise<TextLineDetector> | undefined;
 
   constructor(private readonly modelsDir: string) {
     this.mrz = new MrzReader({ modelsDir, poolSize: 1 });
@@ -114,7 +131,11 @@ export class CardSideReader {
   }
 
   async ready(): Promise<void> {
-    await Promise.all([this.mrz.ready(), this.text.ready()]);
+    await Promise.all([this.mrz.ready(), this.text.ready(), this.detector()]);
+  }
+
+  private detector(): Promise<TextLineDetector> {
+    return (this.detecting ??= TextLineDetector.load(this.modelsDir));
   }
 
   /**
@@ -205,28 +226,36 @@ export class CardSideReader {
 
     let printed: SideReading['printed'] = null;
     if (options.text) {
-      // What the machine-readable zones hold is read already: painted out, it costs OCR no time.
+      // What the machine-readable zones hold is read already: left out, it costs OCR no time.
       const masks: TextBox[] = [];
       if (mrz) masks.push({ x0: 0, y0: MRZ_ZONE_TOP + MRZ_MASK_MARGIN, x1: CANONICAL_WIDTH, y1: CANONICAL_HEIGHT });
       if (pdf417?.box) masks.push(pdf417.box);
-      let lines = await this.text.read(card, masks);
+      // Lines found by the detector, each read at one height: small labels and large values alike.
+      const [detector, page] = await Promise.all([this.detector(), levelled(card)]);
+      let lines = groupWords(await this.text.readLines(page, await detector.detect(page, masks)));
       // Words read with little confidence (small print beside large, a faint label): read again
       // alone, enlarged, and kept where the second reading is the surer.
       const doubtful = doubtfulRuns(lines);
       if (doubtful.length) {
-        const again = await this.text.readRegions(card, doubtful, 3);
+        const again = await this.text.readRegions(page, doubtful, 3);
         const known = lines.flatMap((l) => l.words);
         const replaced = new Set<TextWord>();
         const better: TextWord[] = [];
-        doubtful.forEach((region) => {
-          const old = known.filter((k) => overlapShare(region, k.box) > 0.5);
-          const fresh = again.filter((w) => overlapShare(region, w.box) > 0.5);
-          const mean = (ws: TextWord[]) => ws.reduce((a, w) => a + w.confidence, 0) / Math.max(1, ws.length);
+        const mean = (ws: TextWord[]) => ws.reduce((a, w) => a + w.confidence, 0) / Math.max(1, ws.length);
+        for (const box of doubtful) {
+          const old = known.filter((k) => overlapShare(box, k.box) > 0.5);
+          const fresh = again.filter(
+            (w) =>
+              overlapShare(box, w.box) > 0.5 &&
+              // Not a word the first reading has whole beside the region, nor one already taken.
+              !known.some((k) => !old.includes(k) && overlapShare(k.box, w.box) > 0.3) &&
+              !better.some((b) => overlapShare(b.box, w.box) > 0.5),
+          );
           if (fresh.length && mean(fresh) > mean(old) + 10) {
             for (const w of old) replaced.add(w);
             better.push(...fresh);
           }
-        });
+        }
         if (better.length) lines = groupWords([...known.filter((w) => !replaced.has(w)), ...better]);
       }
       const side =
@@ -236,7 +265,7 @@ export class CardSideReader {
       const again = read.unread.filter((u) => SHORT_VALUES.has(u.field) || read.unread.length <= 3);
       if (again.length) {
         const words = await this.text.readRegions(
-          card,
+          page,
           again.map((u) => u.region),
         );
         const known = lines.flatMap((l) => l.words);
@@ -261,6 +290,6 @@ export class CardSideReader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.mrz.close(), this.text.close()]);
+    await Promise.all([this.mrz.close(), this.text.close(), this.detecting?.then((d) => d.close())]);
   }
 }

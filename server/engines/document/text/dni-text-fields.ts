@@ -250,6 +250,8 @@ export function readDniFields(
     const text = ordered
       .join(' ')
       .replace(/^[\s:.\-–—]+/, '')
+      // A dash left at the end is the separator before a line that was not read.
+      .replace(/[\s\-–—]+$/, '')
       .trim();
     if (text) fields[field] = { text, confidence: line.confidence, box: line.box, byLabel };
   };
@@ -325,9 +327,11 @@ export function readDniFields(
       });
       continue;
     }
-    if (WRAPS.has(label.field)) {
-      // A second line right under the value, starting about where it or its label starts.
-      const first = lineOf(value);
+    // A long value runs on to a third line at most (an address with street, locality and province).
+    for (let wrap = 0; WRAPS.has(label.field) && wrap < 2; wrap++) {
+      // A next line right under the value's last, starting about where it or its label starts.
+      const last = Math.max(...value.map((w) => w.box.y0));
+      const first = lineOf(value.filter((w) => verticalOverlap(w.box, value.find((v) => v.box.y0 === last)!.box) > 0.5));
       const vh = heightOf(first.box);
       const next = firstRow(
         [...free].filter(
@@ -340,6 +344,17 @@ export function readDniFields(
             (!/[\p{L}\p{N}]/u.test(w.text) || (heightOf(w.box) > vh * 0.6 && heightOf(w.box) < vh * 1.6)),
         ),
       );
+      // Its dashes and commas too: their boxes sit mid-line, lower than the gap allows a word's top.
+      const marks = [...free].filter(
+        (w) =>
+          !value.includes(w) &&
+          !next.includes(w) &&
+          !/[\p{L}\p{N}]/u.test(w.text) &&
+          next.some((n) => verticalOverlap(n.box, w.box) > 0.5) &&
+          w.box.x0 > Math.min(...next.map((n) => n.box.x0)) - vh &&
+          w.box.x1 < Math.max(...next.map((n) => n.box.x1)) + 2 * vh,
+      );
+      next.push(...marks);
       const startsAligned =
         next.length > 0 &&
         Math.min(...next.map((w) => w.box.x0)) < Math.max(first.box.x0, label.box.x0) + 2 * vh &&
@@ -350,7 +365,8 @@ export function readDniFields(
             l !== label && l.box.y0 >= first.box.y1 - vh * 0.3 && l.box.y1 <= Math.min(...next.map((w) => w.box.y0)) + vh * 0.3,
         );
       const wrapped = [...value, ...next.sort((a, b) => a.box.x0 - b.box.x0)];
-      if (startsAligned && fitsField(label.field, textOf(wrapped))) value = wrapped;
+      if (!startsAligned || !fitsField(label.field, textOf(wrapped))) break;
+      value = wrapped;
     }
     take(label.field, value, true);
   }
@@ -390,17 +406,36 @@ function backByOrder(
       (l) => /\p{L}{3}/u.test(l.text) && /\d/.test(l.text) && l.text.length >= 8 && !/\d{2}-\d{7,8}-\d/.test(l.text),
     );
     if (at >= 0) {
-      const first = rows[at]!;
-      const next = rows[at + 1];
-      const vh = heightOf(first.box);
-      const wraps =
-        next !== undefined &&
-        next.box.y0 - first.box.y1 < vh * 0.9 &&
-        Math.abs(next.box.x0 - first.box.x0) < 2 * vh &&
-        /\p{L}{3}/u.test(next.text) &&
-        !/\d{2}-\d{7,8}-\d/.test(next.text);
-      take('address', wraps ? [...first.words, ...next.words] : first.words, false);
-      after = (wraps ? next : first).box.y1;
+      // A street name too long for its number's line starts on the line right above.
+      const above = rows[at - 1];
+      const vh0 = heightOf(rows[at]!.box);
+      const startsAbove =
+        above !== undefined &&
+        rows[at]!.box.y0 - above.box.y1 < vh0 * 0.9 &&
+        Math.abs(above.box.x0 - rows[at]!.box.x0) < 2 * vh0 &&
+        /\p{L}{3}/u.test(above.text) &&
+        !/\d/.test(above.text);
+      // Its second and third lines: right under, starting where it starts.
+      const taken = startsAbove ? [above, rows[at]!] : [rows[at]!];
+      for (let i = at + 1; i < rows.length && taken.length < 3; i++) {
+        const [last, next] = [taken[taken.length - 1]!, rows[i]!];
+        const vh = heightOf(last.box);
+        // A word beside the line (a label's leftovers) is not the line under it.
+        if (verticalOverlap(last.box, next.box) > 0.5 && Math.abs(next.box.x0 - taken[0]!.box.x0) >= 2 * vh) continue;
+        const wraps =
+          next.box.y0 - last.box.y1 < vh * 0.9 &&
+          Math.abs(next.box.x0 - taken[0]!.box.x0) < 2 * vh &&
+          /\p{L}{3}/u.test(next.text) &&
+          !/\d{2}-\d{7,8}-\d/.test(next.text);
+        if (!wraps) break;
+        taken.push(next);
+      }
+      take(
+        'address',
+        taken.flatMap((l) => l.words),
+        false,
+      );
+      after = taken[taken.length - 1]!.box.y1;
     }
   } else after = fields.address.box.y1;
   if (!fields.placeOfBirth) {
@@ -409,11 +444,24 @@ function backByOrder(
   }
 }
 
+/** Rows of free words of one size: a small label's leftovers are not part of the value beside them. */
 function groupFree(words: TextWord[]): TextLine[] {
   const rows: TextWord[][] = [];
+  // A dash or comma has no height of its own to compare: a row is sized by its last word.
+  const mark = (w: TextWord) => !/[\p{L}\p{N}]/u.test(w.text);
+  const similar = (a: TextWord, b: TextWord) =>
+    mark(b) || (heightOf(b.box) / heightOf(a.box) < 1.6 && heightOf(a.box) / heightOf(b.box) < 1.6);
   for (const w of words.sort((a, b) => a.box.x0 - b.box.x0)) {
-    const row = rows.find((r) => verticalOverlap(r[r.length - 1]!.box, w.box) > 0.5);
-    if (row) row.push(w);
+    // Of the rows it could continue, the one that ends nearest before it.
+    let best: { row: TextWord[]; gap: number } | null = null;
+    for (const row of rows) {
+      const last = row[row.length - 1]!;
+      const sized = [...row].reverse().find((x) => !mark(x)) ?? last;
+      if (verticalOverlap(last.box, w.box) <= 0.5 || !similar(sized, w)) continue;
+      const gap = Math.abs(w.box.x0 - last.box.x1);
+      if (!best || gap < best.gap) best = { row, gap };
+    }
+    if (best) best.row.push(w);
     else rows.push([w]);
   }
   return rows.map(lineOf);

@@ -94,6 +94,8 @@ export function parseFreeText(text: string): string | null {
     .replace(/\s+([,.])/g, '$1')
     .replace(/(^|\s)-(?=\S)/g, '$1- ')
     .replace(/(\S)-(?=\s|$)/g, '$1 -')
+    // "B°" (barrio) and "N°": OCR reads the degree sign as a quote, a star or an o.
+    .replace(/(^|\s)([BN])\s?["”“*º°]\s/g, '$1$2° ')
     .trim();
   return t.length >= 2 ? t.toUpperCase() : null;
 }

@@ -4,7 +4,7 @@ import { PSM, type Page, type Worker } from 'tesseract.js';
 import { defaultModelsDir } from '../../models-dir.js';
 import { RecyclingPool } from '../ocr/recycling-pool.js';
 import { createLocalWorker } from '../ocr/tesseract-worker.js';
-import { groupWords, type TextBox, type TextLine, type TextWord } from './text-lines.js';
+import type { TextBox, TextWord } from './text-lines.js';
 
 function wordsOf(data: Page): TextWord[] {
   const found: TextWord[] = [];
@@ -12,11 +12,28 @@ function wordsOf(data: Page): TextWord[] {
     for (const paragraph of block.paragraphs)
       for (const line of paragraph.lines)
         for (const word of line.words) {
-          const text = word.text.trim();
-          if (text) found.push({ text, confidence: Math.round(word.confidence), box: { ...word.bbox } });
+          // Long dashes as the card's own dash; what tesseract is sure of next to nothing is a guilloche's noise.
+          const text = word.text.trim().replace(/[–—]/g, '-');
+          const confidence = Math.round(word.confidence);
+          const mark = !/[\p{L}\p{N}]/u.test(text);
+          const separator = /^[-,]$/.test(text);
+          const noise = /^[|¦]+$/.test(text) || (!separator && confidence < (mark ? 2 * NOISE : NOISE));
+          if (text && !noise) found.push({ text, confidence, box: { ...word.bbox } });
         }
   return found;
 }
+
+/** Under this confidence a word read is noise (a guilloche's or hologram's pattern), not print. */
+const NOISE = 20;
+
+/** Paper between the regions stacked for one reading, enlarged pixels. */
+const MOSAIC_MARGIN = 24;
+
+/** Room added above a detected line, as a share of its height. */
+const ACCENT_ROOM = 0.2;
+
+/** Height each detected line is scaled to before reading, pixels (its box, margins included). */
+const LINE_HEIGHT = 48;
 
 /** The grey most of the side is: its paper, as the brightest third of the histogram's bulk. */
 function paperGrey(grey: Uint8Array): number {
@@ -38,10 +55,8 @@ export interface CardImage {
 }
 
 /**
- * Every line of printed text on a card side, wherever it sits: tesseract's `spa` model finds and
- * reads sparse text over the whole side (page segmentation 11), no field boxes assumed. Regions
- * already read by other means (the MRZ, the barcode) are painted out first, so they cost no time
- * and give no stray lines.
+ * The printed text of a card side read by tesseract's `spa` model, in the regions given (the lines
+ * a detector found, words to read again): each stacked into one image, read in one call.
  */
 export class CardTextReader {
   private readonly pool: RecyclingPool<Worker>;
@@ -66,76 +81,100 @@ export class CardTextReader {
     return this.pool.ready();
   }
 
-  /** The side's words, grouped into lines. */
-  async read(card: CardImage, masks: readonly TextBox[] = []): Promise<TextLine[]> {
-    return groupWords(await this.words(card, masks));
+  /**
+   * The words in a few regions of the side, enlarged (twice by default): an isolated letter (a sex,
+   * an ejemplar) or small print that a first reading misses or misreads. A word the region's edge
+   * cut through is only part of one, and is dropped.
+   */
+  readRegions(card: CardImage, regions: readonly TextBox[], enlarge = 2): Promise<TextWord[]> {
+    return this.readScaled(
+      card,
+      regions.map((box) => ({ box, scale: enlarge })),
+      true,
+    );
   }
 
   /**
-   * The words in a few regions of the side, each read as a block enlarged (twice by default): an isolated
-   * letter (a sex, an ejemplar) that the sparse reading of the whole side can miss.
+   * The words of text lines found by a detector, each line scaled to one height: small labels and
+   * large values alike at the size tesseract reads best.
    */
-  async readRegions(card: CardImage, regions: readonly TextBox[], enlarge = 2): Promise<TextWord[]> {
-    const base = sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } });
-    const out: TextWord[] = [];
-    for (const r of regions) {
-      const left = Math.max(0, Math.round(r.x0));
-      const top = Math.max(0, Math.round(r.y0));
-      const width = Math.min(card.width, Math.round(r.x1)) - left;
-      const height = Math.min(card.height, Math.round(r.y1)) - top;
-      if (width < 8 || height < 8) continue;
-      const region = await base.clone().extract({ left, top, width, height }).greyscale().raw().toBuffer();
-      const paper = paperGrey(region);
-      // Resized and framed in two pipelines: sharp resizes after extending within one.
-      const enlarged = await sharp(region, { raw: { width, height, channels: 1 } })
-        .resize({ width: width * enlarge })
-        .png({ compressionLevel: 1 })
-        .toBuffer();
-      const crop = await sharp(enlarged)
-        .extend({ top: 16, bottom: 16, left: 16, right: 16, background: { r: paper, g: paper, b: paper } })
-        .png({ compressionLevel: 1 })
-        .toBuffer();
-      const words = await this.pool.run(async (w) => {
-        await w.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
-        return wordsOf((await w.recognize(crop, {}, { blocks: true, text: false })).data);
-      });
-      for (const word of words) {
-        const b = word.box;
-        out.push({
-          ...word,
-          box: {
-            x0: left + (b.x0 - 16) / enlarge,
-            y0: top + (b.y0 - 16) / enlarge,
-            x1: left + (b.x1 - 16) / enlarge,
-            y1: top + (b.y1 - 16) / enlarge,
-          },
-        });
-      }
-    }
-    return out;
+  readLines(card: CardImage, boxes: readonly TextBox[], lineHeight = LINE_HEIGHT): Promise<TextWord[]> {
+    return this.readScaled(
+      card,
+      boxes.map((box) => {
+        // The detector's box is the line's ink core: capital accents (Á, Ó, Ñ's tilde) stand above it.
+        const h = box.y1 - box.y0;
+        const tall = { ...box, y0: box.y0 - h * ACCENT_ROOM };
+        return { box: tall, scale: lineHeight / (tall.y1 - tall.y0) };
+      }),
+      false,
+    );
   }
 
-  private async words(card: CardImage, masks: readonly TextBox[]): Promise<TextWord[]> {
+  /** Regions cut out, each scaled by its own factor, stacked into one image and read at once. */
+  private async readScaled(
+    card: CardImage,
+    regions: readonly { box: TextBox; scale: number }[],
+    dropCut: boolean,
+  ): Promise<TextWord[]> {
     const grey = await sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } })
       .greyscale()
       .raw()
       .toBuffer();
-    // Painted in the card's own background grey: pure white beside a tinted card makes tesseract's
-    // global threshold take the whole card for ink, and it then reads nothing.
     const paper = paperGrey(grey);
-    for (const m of masks) {
-      const x0 = Math.max(0, Math.round(m.x0));
-      const x1 = Math.min(card.width, Math.round(m.x1));
-      for (let y = Math.max(0, Math.round(m.y0)); y < Math.min(card.height, Math.round(m.y1)); y++)
-        grey.fill(paper, y * card.width + x0, y * card.width + Math.max(x0, x1));
+    const bands: { left: number; top: number; scale: number; y: number; width: number; height: number; image: Buffer }[] = [];
+    let y = MOSAIC_MARGIN;
+    for (const { box, scale } of regions) {
+      const left = Math.max(0, Math.floor(box.x0));
+      const top = Math.max(0, Math.floor(box.y0));
+      const w = Math.min(card.width, Math.ceil(box.x1)) - left;
+      const h = Math.min(card.height, Math.ceil(box.y1)) - top;
+      if (w < 4 || h < 4 || !(scale > 0)) continue;
+      const [width, height] = [Math.max(8, Math.round(w * scale)), Math.max(8, Math.round(h * scale))];
+      const image = await sharp(grey, { raw: { width: card.width, height: card.height, channels: 1 } })
+        .extract({ left, top, width: w, height: h })
+        .resize({ width, height, fit: 'fill' })
+        .png({ compressionLevel: 1 })
+        .toBuffer();
+      bands.push({ left, top, scale, y, width, height, image });
+      y += height + MOSAIC_MARGIN;
     }
-    const image = await sharp(grey, { raw: { width: card.width, height: card.height, channels: 1 } })
+    if (!bands.length) return [];
+    const mosaic = await sharp({
+      create: {
+        width: Math.max(...bands.map((b) => b.width)) + 2 * MOSAIC_MARGIN,
+        height: y,
+        channels: 3,
+        background: { r: paper, g: paper, b: paper },
+      },
+    })
+      .composite(bands.map((b) => ({ input: b.image, left: MOSAIC_MARGIN, top: b.y })))
+      .greyscale()
       .png({ compressionLevel: 1 })
       .toBuffer();
-    return this.pool.run(async (w) => {
-      await w.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
-      return wordsOf((await w.recognize(image, {}, { blocks: true, text: false })).data);
+    const words = await this.pool.run(async (w) => {
+      await w.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
+      return wordsOf((await w.recognize(mosaic, {}, { blocks: true, text: false })).data);
     });
+    const out: TextWord[] = [];
+    for (const word of words) {
+      const b = word.box;
+      const middle = (b.y0 + b.y1) / 2;
+      const band = bands.find((x) => middle >= x.y - MOSAIC_MARGIN / 2 && middle < x.y + x.height + MOSAIC_MARGIN / 2);
+      if (!band) continue;
+      const [x0, x1] = [b.x0 - MOSAIC_MARGIN, b.x1 - MOSAIC_MARGIN];
+      if (dropCut && (x0 <= 1 || x1 >= band.width - 1)) continue;
+      out.push({
+        ...word,
+        box: {
+          x0: band.left + x0 / band.scale,
+          y0: band.top + Math.max(0, b.y0 - band.y) / band.scale,
+          x1: band.left + x1 / band.scale,
+          y1: band.top + Math.min(band.height, b.y1 - band.y) / band.scale,
+        },
+      });
+    }
+    return out;
   }
 
   close(): Promise<void> {

@@ -57,6 +57,14 @@ export function lineOf(words: readonly TextWord[]): TextLine {
   };
 }
 
+/** The share of b's area inside a. */
+export function overlapShare(a: TextBox, b: TextBox): number {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  const area = (b.x1 - b.x0) * (b.y1 - b.y0);
+  return w <= 0 || h <= 0 || area <= 0 ? 0 : (w * h) / area;
+}
+
 /** How much of the shorter box's height the two boxes share vertically (0..1). */
 export function verticalOverlap(a: TextBox, b: TextBox): number {
   const shared = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
