@@ -57,6 +57,15 @@ export default tseslint.config(
     forbidPackages: ['express', 'better-sqlite3', 'pino', 'electron', 'react'],
   }),
   layer(['server/**/*.ts'], { forbidLayers: ['renderer', 'main'], forbidPackages: ['electron', 'react', 'react-dom'] }),
+  // Below the search index and the engines: what stores the gallery, and the sealing it uses.
+  layer(['server/storage/**/*.ts', 'server/threads/**/*.ts'], {
+    forbidLayers: ['renderer', 'main', 'search', 'engines', 'gallery-index', 'operations', 'http'],
+    forbidPackages: ['electron', 'react', 'react-dom'],
+  }),
+  layer(['server/crypto/**/*.ts'], {
+    forbidLayers: ['renderer', 'main', 'storage', 'search', 'engines', 'gallery-index', 'operations', 'http'],
+    forbidPackages: ['electron', 'react', 'react-dom', 'better-sqlite3', 'pg'],
+  }),
   layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], {
     forbidLayers: ['server', 'main'],
     forbidNode: true,

@@ -132,7 +132,7 @@ export async function runShell(electron: ShellElectron, environment: ShellEnviro
           dataDir: config.dataDir,
           key,
           secrets,
-          persons: () => null,
+          persons: () => Promise.resolve(null),
           // Nothing runs yet: the loop starts the station on the restored database.
           restartWith: async (swap) => void (key = await swap()),
         });
@@ -187,7 +187,7 @@ export async function runShell(electron: ShellElectron, environment: ShellEnviro
           dataDir: config.dataDir,
           key,
           secrets,
-          persons: () => running.store.countPersons(),
+          persons: () => running.store.gallery.countPersons(),
           restartWith,
         });
       const menu = [

@@ -21,21 +21,25 @@ import { CENTRING_SHARE } from './matching/gallery-centre.js';
 import { DocumentEngine } from './engines/document/document-engine.js';
 import { documentOperations } from './operations/document/document-operations.js';
 import { faceOperations } from './operations/face/face-operations.js';
-import type { Gallery } from './gallery/gallery.js';
-import { openFleetIndex } from './gallery/postgres/fleet-index.js';
-import { openPostgresGallery } from './gallery/postgres/postgres-gallery.js';
-import { sqliteGallery } from './gallery/sqlite-gallery.js';
+import { openGalleryIndex } from './gallery-index/index-sync.js';
 import { galleryOperations } from './operations/gallery-operations.js';
-import { openSearchIndex } from './search/open-search-index.js';
-import { searchIndexKey } from './search/row-cipher.js';
-import { sealBlocksInBackground } from './store/seal-blocks-in-background.js';
-import { type StationStore, UNREADABLE_SAMPLE_LOG } from './store/store.js';
-import { dataKeyFromEnv, loadOrCreateDataKey, PREVIOUS_DATA_KEY_ENV } from './crypto/data-key.js';
-import { recoverPendingRotation } from './crypto/rotate-key.js';
+import { searchIndexKey } from './search/index.js';
+import {
+  backupDatabaseOffThread,
+  dataKeyFromEnv,
+  type Gallery,
+  loadOrCreateDataKey,
+  openPostgresGallery,
+  openSqliteStation,
+  PREVIOUS_DATA_KEY_ENV,
+  recoverPendingRotation,
+  ScheduledBackups,
+  sealBlocksInBackground,
+  type SqliteStation,
+  stampedName,
+  UNREADABLE_SAMPLE_LOG,
+} from './storage/index.js';
 import { ApiError } from './http/api-error.js';
-import { backupDatabaseOffThread, stampedName } from './store/sqlite/backup.js';
-import { ScheduledBackups } from './store/sqlite/scheduled-backups.js';
-import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { loadOrCreateTls } from './tls/certificate.js';
 import { STATION_VERSION, packageRoot } from './version.js';
 
@@ -60,8 +64,8 @@ export interface RunningStation {
   fingerprint256: string | null;
   /** Printed once: an admin token created because the station had none. */
   bootstrapToken: string | null;
-  /** Tokens and audit: always this station's SQLite. */
-  store: StationStore;
+  /** This station's own SQLite file: its tokens and audit log always, its persons and samples unless a fleet's. */
+  store: SqliteStation;
   /** Persons and samples: the same SQLite, or the fleet's PostgreSQL (`databaseUrl`). */
   gallery: Gallery;
   tokens: TokenService;
@@ -78,7 +82,7 @@ export async function startStation(config: StationConfig, options: StationOption
   const logger = options.logger ?? createLogger(config.logLevel);
   recoverPendingRotation(config.dataDir);
   const dataKey = options.dataKey ?? loadOrCreateDataKey(config.dataDir);
-  const store = openSqliteStore(config.dataDir, dataKey, {
+  const store = openSqliteStation(config.dataDir, dataKey, {
     // One damaged sample must not keep the station from starting: it is left out of 1:N and named here.
     onUnreadableSample: ({ idPersona, reason }) => logger.error({ idPersona, reason }, UNREADABLE_SAMPLE_LOG),
   });
@@ -96,9 +100,9 @@ export async function startStation(config: StationConfig, options: StationOption
           changeRetentionMs: config.databaseChangeRetentionDays * 86_400_000,
         })
       : null;
-    const gallery = shared ?? sqliteGallery(store);
+    const gallery: Gallery = shared ?? store.gallery;
     closables.push(() => gallery.close());
-    const tokens = new TokenService(store);
+    const tokens = new TokenService(store.records);
     const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
     const tls = config.tls.enabled ? await loadOrCreateTls(config.dataDir, config.tls) : null;
     const startedAt = new Date().toISOString();
@@ -133,45 +137,31 @@ export async function startStation(config: StationConfig, options: StationOption
       },
       ...config.matching,
     };
-    // Either way the index starts from its snapshot when it matches the gallery: on SQLite it is
-    // otherwise rebuilt from the store (docs/search-index.md); on PostgreSQL the change feed fills
-    // it, or follows the changes after the snapshot (docs/fleet-gallery.md).
-    // Its files hold derived templates: sealed under a key of their own from the data key.
-    const sealKey = searchIndexKey(dataKey);
-    const residentFloatBytes = config.search.residentFloatsMB * 2 ** 20;
-    const search = shared
-      ? await openFleetIndex(shared, config.dataDir, {
-          dim: IDENTIFICATION_DIM,
-          leadingPart: true,
-          modelId: FACE_MODEL_ID,
-          logger,
-          sealKey,
-          residentFloatBytes,
-          hugePages: config.search.hugePages,
-        })
-      : await openSearchIndex(store, config.dataDir, {
-          dim: IDENTIFICATION_DIM,
-          leadingPart: true,
-          modelId: FACE_MODEL_ID,
-          logger,
-          sealKey,
-          residentFloatBytes,
-          hugePages: config.search.hugePages,
-        });
+    // The index starts from its snapshot when it matches the gallery, then follows the gallery's
+    // feed (docs/search-index.md, docs/fleet-gallery.md). Its files hold derived templates: sealed
+    // under a key of their own from the data key.
+    const search = await openGalleryIndex(gallery, config.dataDir, {
+      dim: IDENTIFICATION_DIM,
+      leadingPart: true,
+      modelId: FACE_MODEL_ID,
+      logger,
+      sealKey: searchIndexKey(dataKey),
+      residentFloatBytes: config.search.residentFloatsMB * 2 ** 20,
+      hugePages: config.search.hugePages,
+    });
     const index = search.index;
     closables.push(() => search.close());
     // The next rebuild (a lost snapshot, a restored database) opens sealed blocks, not rows.
-    if (!shared && store.sealEmbeddingBlocks) {
-      const stopSealing = sealBlocksInBackground(store, FACE_MODEL_ID, { logger, leading: IDENTIFICATION_DIM });
+    if (!shared) {
+      const stopSealing = sealBlocksInBackground(store.gallery, FACE_MODEL_ID, { logger, leading: IDENTIFICATION_DIM });
       closables.push(async () => stopSealing());
     }
-    if (!shared) await gallery.attach(index, FACE_MODEL_ID, { prefilled: true });
     // A fleet's gallery is PostgreSQL's to back up; the schedule copies a station's own database.
     const backupsDir = config.backups.dir ?? path.join(config.dataDir, 'backups');
     const backups =
       !shared && config.backups.enabled
         ? new ScheduledBackups(
-            store,
+            store.records,
             {
               dataDir: config.dataDir,
               dir: backupsDir,
@@ -196,7 +186,7 @@ export async function startStation(config: StationConfig, options: StationOption
     let listeningPort = config.port;
     const handlers: OperationHandlers = {
       ...galleryOperations(gallery),
-      ...adminOperations(store, tokens, {
+      ...adminOperations(store.records, tokens, {
         // The local index answers when the shared gallery is out of reach.
         persons: () => gallery.countPersons().catch(() => index.personCount),
         version: STATION_VERSION,
@@ -225,7 +215,7 @@ export async function startStation(config: StationConfig, options: StationOption
     const consoleDir = options.consoleDir === undefined ? defaultConsole : options.consoleDir;
     const app = createApp({
       config,
-      store,
+      audit: store.records,
       tokens,
       logger,
       handlers,

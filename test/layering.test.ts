@@ -30,6 +30,18 @@ describe('layering rules (enforced by lint)', () => {
     ).toEqual([]);
   });
 
+  it('storage and sealing import neither the search index nor the engines; sealing no storage', async () => {
+    for (const source of ["'../search/index.js'", "'../engines/worker-pool.js'", "'../gallery-index/index-sync.js'"]) {
+      expect(await violations('server/storage/x.ts', `import * as m from ${source};\nexport const a = m;\n`)).toHaveLength(1);
+    }
+    expect(
+      await violations('server/crypto/x.ts', "import { StoreError } from '../storage/index.js';\nexport const a = StoreError;\n"),
+    ).toHaveLength(1);
+    expect(
+      await violations('server/storage/x.ts', "import { seal } from '../crypto/sealed.js';\nexport const a = seal;\n"),
+    ).toEqual([]);
+  });
+
   it('the server does not import the Electron shell or the renderer', async () => {
     expect(
       await violations(

@@ -1,12 +1,16 @@
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../config/load.js';
-import { DATA_KEY_ENV, dataKeyFromEnv, PREVIOUS_DATA_KEY_ENV } from '../crypto/data-key.js';
-import { rotateDataKey } from '../crypto/rotate-key.js';
-import { migrate } from '../gallery/postgres/migrations.js';
-import { rotateFleetKey } from '../gallery/postgres/rotate-fleet-key.js';
-import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
-import { assertDatabaseNotInUse } from '../store/sqlite/station-lock.js';
+import {
+  assertDatabaseNotInUse,
+  DATA_KEY_ENV,
+  DATABASE_FILE,
+  dataKeyFromEnv,
+  migrateSharedGallery,
+  PREVIOUS_DATA_KEY_ENV,
+  rotateDataKey,
+  rotateFleetKey,
+} from '../storage/index.js';
 
 export async function runKeyRotate(options: { dataDir?: string }): Promise<void> {
   const config = loadConfig({ overrides: { dataDir: options.dataDir } });
@@ -32,7 +36,7 @@ async function rotateSharedGallery(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, application_name: 'enrolla-key-rotate' });
   await client.connect();
   try {
-    await migrate(client);
+    await migrateSharedGallery(client);
     const { resealed, already } = await rotateFleetKey(client, [to, from], to);
     process.stdout.write(
       `Galería compartida: la flota cifra ahora con la clave nueva; ${resealed} valores cifrados de nuevo, ${already} muestras ya lo estaban. Quite ${PREVIOUS_DATA_KEY_ENV} de cada estación.\n`,

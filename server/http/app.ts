@@ -8,7 +8,7 @@ import type { StationConfig } from '../config/schema.js';
 import type { Logger } from '../log/logger.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
-import { StoreError, type StationStore } from '../store/store.js';
+import { type AuditLog, StoreError } from '../storage/index.js';
 import { FailedAuthThrottle } from '../auth/throttle.js';
 import type { TokenService } from '../auth/tokens.js';
 import { ApiError } from './api-error.js';
@@ -20,7 +20,7 @@ import { securityHeaders } from './security-headers.js';
 
 export interface AppDeps {
   config: StationConfig;
-  store: StationStore;
+  audit: AuditLog;
   tokens: TokenService;
   logger: Logger;
   handlers: OperationHandlers;
@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps): Express {
     deps.tokens,
     new FailedAuthThrottle(deps.config.auth.maxFailures, deps.config.auth.windowSeconds * 1000),
   );
-  const routeDeps = { authenticator, store: deps.store, validateResponses: deps.validateResponses ?? false };
+  const routeDeps = { authenticator, audit: deps.audit, validateResponses: deps.validateResponses ?? false };
   for (const spec of Object.values(OPERATIONS)) {
     const handler = (deps.handlers as Record<string, never>)[spec.id];
     app.all(spec.path, ...operationRoute(spec, handler, routeDeps));

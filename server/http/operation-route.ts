@@ -4,7 +4,7 @@ import { isException } from '../../common/api/exception.js';
 import { MAX_BODY_BYTES } from '../../common/limits.js';
 import { decodeTemplate, TemplateError, type DecodedTemplate } from '../../common/uitemplate/index.js';
 import type { Logger } from '../log/logger.js';
-import type { StationStore, TokenRecord } from '../store/store.js';
+import type { AuditLog, TokenRecord } from '../storage/index.js';
 import { ApiError } from './api-error.js';
 import type { Authenticator } from './authenticate.js';
 import { sendSuccess } from './respond.js';
@@ -32,7 +32,7 @@ export type OperationHandlers = { [K in OperationId]?: OperationHandler<K> };
 
 export interface OperationRouteDeps {
   authenticator: Authenticator;
-  store: StationStore;
+  audit: AuditLog;
   /** Check each answer against its schema (tests), so the documentation cannot drift from behaviour. */
   validateResponses: boolean;
 }
@@ -107,7 +107,7 @@ export function operationRoute<K extends OperationId>(
       const token = res.locals.token as TokenRecord | undefined;
       if (!token) return; // unauthenticated attempts are logged, not audited (the table must not be fillable by strangers)
       try {
-        deps.store.appendAudit({
+        deps.audit.appendAudit({
           at: new Date().toISOString(),
           txId: res.locals.txId as string,
           operation: spec.id,

@@ -22,8 +22,8 @@ import {
   type ImpostorModel,
 } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
-import type { SearchIndex } from '../../search/search-index.js';
-import type { Gallery, ScreenInput } from '../../gallery/gallery.js';
+import type { SearchIndex } from '../../search/index.js';
+import type { Gallery, ScreenInput } from '../../storage/index.js';
 import { encodeFaceTemplate } from './face-template.js';
 import { extractGate, facePropertiesOf } from './face-properties.js';
 import { identificationOnGallery, type IdentificationScoring } from './identification-scoring.js';
@@ -172,7 +172,7 @@ export function faceOperations(deps: {
         })),
         { replace: parametros.replaceSamples, screen },
       );
-      // Searchable as soon as it is durable: the gallery has put it in the index.
+      // Searchable as soon as it is durable: the index follows the gallery's writes (index-sync.ts).
       if (!result.stored) return result.rejection;
       return { status: 'SUCCESS', idPersona, samples: result.samples, quality: chosen[0]!.quality.score };
     },
@@ -181,7 +181,7 @@ export function faceOperations(deps: {
       const { idPersona } = request;
       const threshold = request.parametros.threshold ?? verifyThreshold;
       if (!(await gallery.getPerson(idPersona))) return { status: 'INEXISTENT', idPersona, motivo: 'idPersona no está enrolado' };
-      const samples = (await gallery.listSamples(idPersona)).filter((s) => s.modelId === engine.modelId);
+      const samples = (await gallery.embeddingsOf(idPersona)).filter((s) => s.modelId === engine.modelId);
       if (samples.length === 0)
         return {
           status: 'WITHOUT_TEMPLATE',
