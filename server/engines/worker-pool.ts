@@ -3,8 +3,6 @@ import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { IdleWorkers } from './idle-workers.js';
 import { EXIT_REQUEST } from './worker-exit.js';
 
-export { compiledBeside, workerScript } from '../threads/worker-script.js';
-
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** A frame of a template that the engine's decoder could not read: the template is invalid. */

@@ -42,7 +42,7 @@ async function setup() {
       sealKey: options.sealKey ?? searchIndexKey(key),
     });
     // As the station stops: the index (its snapshot saved once the feed has stopped), then the gallery.
-    const fleet = Object.assign(opened, {
+    const fleet = Object.assign({}, opened, {
       close: async () => {
         await opened.close();
         await gallery.close();

@@ -221,9 +221,10 @@ export async function openGalleryIndex(gallery: Gallery, dataDir: string, option
     async close() {
       await feed.stop();
       await reloading;
-      const at = feed.position;
       if (files.writable) {
         try {
+          // Read in the try: a gallery closed under the station leaves no position, and no snapshot.
+          const at = feed.position;
           if (at && sound && !diverged) {
             index.saveSnapshot(files.snapshot, JSON.stringify({ modelId, dim, position: at } satisfies Label));
             feed.forgetThrough(at);

@@ -4,20 +4,16 @@
 // their persons.
 import { pathToFileURL } from 'node:url';
 import { addInto } from '../matching/similarity.js';
-import type { BatchSink } from '../threads/batch-sink.js';
-import { compiledBeside } from '../engines/worker-pool.js';
+import type { BulkTaker } from '../threads/batch-sink.js';
+import { compiledBeside } from '../threads/worker-script.js';
 import type { BulkCodeData, CodedBatch } from './bulk-code-sink.js';
 import { type IndexParts, reserveRows } from './index-parts.js';
 import { BULK_CODERS_MAX } from './index-memory.js';
 import { FileVectorStore } from './vector-store.js';
 import { wasmKernelModule } from './wasm-kernel.js';
 
-/** QuantizedEmbeddingIndex.bulkLoader: handed to StationStore.streamEmbeddings, then finished. */
-export interface BulkLoader {
-  sink: (atMost: number) => BatchSink;
-  take: (ids: string[], embeddings: Float32Array[], coded?: unknown) => void;
-  finish: () => void;
-}
+/** QuantizedEmbeddingIndex.bulkLoader: handed to a gallery's whole read (GalleryFeed.readAll), then finished. */
+export type BulkLoader = BulkTaker;
 
 /**
  * `sink(atMost)` reserves the rows and gives the store what its threads need; `take` files each

@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, openSync, readSync, renameSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { CIPHER_PIECE_BYTES } from '../crypto/cipher-pieces.js';
-import { compiledBeside } from '../engines/worker-pool.js';
+import { compiledBeside } from '../threads/worker-script.js';
 import { IndexIntegrityError, readFully, writeFully } from './index-files.js';
 import { type IndexParts, reserveRows } from './index-parts.js';
 import { align } from './index-memory.js';

@@ -96,12 +96,12 @@ export class SqliteFeed implements GalleryFeed {
     visitBatch();
   }
 
-  changedSince(from: FeedPosition): Promise<{ persons: string[]; to: FeedPosition } | null> {
+  async changedSince(from: FeedPosition): Promise<{ persons: string[]; to: FeedPosition } | null> {
     const to = this.position;
-    if (from.gallery !== to.gallery || from.seq > to.seq) return Promise.resolve(null);
+    if (from.gallery !== to.gallery || from.seq > to.seq) return null;
     // Every version in (from, to] has its entry, unless some were forgotten or never written.
-    if (this.q.changesAfter.get(from.seq)!.n !== to.seq - from.seq) return Promise.resolve(null);
-    return Promise.resolve({ persons: this.q.personsChangedAfter.all(from.seq), to });
+    if (this.q.changesAfter.get(from.seq)!.n !== to.seq - from.seq) return null;
+    return { persons: this.q.personsChangedAfter.all(from.seq), to };
   }
 
   async embeddingsOfPersons(

@@ -107,27 +107,28 @@ export class SqliteGallery implements Gallery {
     );
   }
 
-  getPerson(idPersona: string): Promise<PersonSummary | null> {
+  // Async, though SQLite answers at once: a failing read rejects, as the interface's callers expect.
+  async getPerson(idPersona: string): Promise<PersonSummary | null> {
     const row = this.q.personById.get(idPersona);
-    return Promise.resolve(row ? personOf(row) : null);
+    return row ? personOf(row) : null;
   }
 
-  listPersons(query: { prefix?: string | undefined; limit: number; offset: number }) {
+  async listPersons(query: { prefix?: string | undefined; limit: number; offset: number }) {
     if (query.prefix) {
       const total = this.q.countPersonsPrefix.get({ prefix: query.prefix })!.n;
       const rows = this.q.listPersonsPrefix.all({ prefix: query.prefix, limit: query.limit, offset: query.offset });
-      return Promise.resolve({ total, persons: rows.map(personOf) });
+      return { total, persons: rows.map(personOf) };
     }
     const total = this.q.countPersons.get()!.n;
-    return Promise.resolve({ total, persons: this.q.listPersons.all(query.limit, query.offset).map(personOf) });
+    return { total, persons: this.q.listPersons.all(query.limit, query.offset).map(personOf) };
   }
 
-  listSamples(idPersona: string): Promise<SampleListing[]> {
-    return Promise.resolve(this.q.listingsOf.all(idPersona).map((row) => this.codec.listing(row)));
+  async listSamples(idPersona: string): Promise<SampleListing[]> {
+    return this.q.listingsOf.all(idPersona).map((row) => this.codec.listing(row));
   }
 
-  embeddingsOf(idPersona: string): Promise<StoredEmbedding[]> {
-    return Promise.resolve(this.embeddingsOfNow(idPersona));
+  async embeddingsOf(idPersona: string): Promise<StoredEmbedding[]> {
+    return this.embeddingsOfNow(idPersona);
   }
 
   private embeddingsOfNow(idPersona: string): StoredEmbedding[] {
@@ -159,8 +160,8 @@ export class SqliteGallery implements Gallery {
     }
   }
 
-  countPersons(): Promise<number> {
-    return Promise.resolve(this.q.countPersons.get()!.n);
+  async countPersons(): Promise<number> {
+    return this.q.countPersons.get()!.n;
   }
 
   /**

@@ -91,7 +91,7 @@ class Unsealer {
  * coding, and the two cores share reading and opening, which cost about as much as the coding.
  * Without (an in-memory database, or a file a worker cannot open) the caller reads page by page (`page(after, limit)`: the rows with id above
  * `after`, in id order) and sends the bytes. No statement stays open across the awaits. With
- * `sink`, each worker hands every batch it opened to the caller's sink (StationStore.streamEmbeddings),
+ * `sink`, each worker hands every batch it opened to the caller's sink (IndexFill.bulk),
  * and `visit` gets what the sink made of it instead of the floats.
  */
 export async function streamUnsealed(

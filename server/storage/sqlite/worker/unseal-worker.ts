@@ -18,7 +18,7 @@ export interface UnsealWorkerData {
    * embedding's first values are needed (a sealed block of at least that many will do).
    */
   source?: { file: string; modelId: string; leading?: number };
-  /** The caller's work on each opened batch (StationStore.streamEmbeddings). */
+  /** The caller's work on each opened batch (IndexFill.bulk). */
   sink?: BatchSink;
   /** Leave out a sample that does not open, and name it in the answer, instead of failing the batch. */
   skipUnreadable?: boolean;
