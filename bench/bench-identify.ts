@@ -28,8 +28,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { EMBEDDING_DIM, FACE_MODEL_ID } from '../server/engines/face/face-model.js';
-import { IDENTIFICATION_DIM } from '../server/engines/face/fused-descriptor.js';
+import { EMBEDDING_DIM, FACE_MODEL_ID, IDENTIFICATION_DIM } from '../server/engines/index.js';
 import {
   anonHugePagesBytes,
   instantiateKernel,
@@ -43,7 +42,7 @@ import {
   WASM_PAGE,
 } from '../server/search/index.js';
 import { openSqliteStation, SEARCH_INDEX_DIR } from '../server/storage/index.js';
-import { dot, normalize } from '../server/matching/similarity.js';
+import { dot, normalize } from '../server/matching/index.js';
 import { packageRoot } from '../server/version.js';
 import { fleetGalleryBench } from './lib/fleet-gallery.js';
 import type { StartResult } from './lib/start-index.js';

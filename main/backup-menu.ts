@@ -1,4 +1,4 @@
-import type { RunningStation } from '../server/station.js';
+import type { RunningStation } from '../server/station/index.js';
 import { backupDatabaseOffThread, localAuditEntry, stampedName, writeKeyFile } from '../server/storage/index.js';
 import type { ShellDialog, ShellMenuItem } from './electron-surface.js';
 

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { loadConfig } from '../server/config/load.js';
-import type { StationConfig } from '../server/config/schema.js';
-import { startStation, type RunningStation } from '../server/station.js';
+import { loadConfig, type StationConfig } from '../server/config/index.js';
+import { startStation, type RunningStation } from '../server/station/index.js';
 import { backupMenu } from './backup-menu.js';
 import { BRIDGE_CHANNEL, type ConsoleBridge } from './bridge.js';
 import { consoleTokenFor } from './console-token.js';

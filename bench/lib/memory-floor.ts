@@ -2,7 +2,7 @@
 // SIMD loads and nothing else. A 2-core VM's memory bandwidth drifts from day to day, so the
 // benchmark measures it in the same run as the search it is compared with.
 import { Worker } from 'node:worker_threads';
-import { compiledBeside } from '../../server/threads/worker-script.js';
+import { compiledBeside } from '../../server/threads/index.js';
 import { adviseHugePages, WASM_PAGE, wasm, wasmKernelModule, type WasmMemory } from '../../server/search/index.js';
 import { percentile } from './metrics.js';
 

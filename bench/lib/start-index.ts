@@ -5,9 +5,8 @@
 //   env BENCH_STORE_KEY (hex, the store's data key), BENCH_SEAL_KEY (hex, the index's; absent: clear)
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
-import { IDENTIFICATION_DIM } from '../../server/engines/face/fused-descriptor.js';
-import { openGalleryIndex } from '../../server/gallery-index/index-sync.js';
+import { FACE_MODEL_ID, IDENTIFICATION_DIM } from '../../server/engines/index.js';
+import { openGalleryIndex } from '../../server/gallery-index/index.js';
 import { openSqliteStation } from '../../server/storage/index.js';
 import { SyntheticFusedSamples, syntheticPersonId } from './synthetic-embeddings.js';
 

@@ -6,7 +6,7 @@ import { OPERATIONS } from '../../common/api/operations.js';
 import { loadConfig } from '../../server/config/load.js';
 import { createLogger } from '../../server/log/logger.js';
 import { normalize } from '../../server/matching/similarity.js';
-import { startStation } from '../../server/station.js';
+import { startStation } from '../../server/station/index.js';
 import { loadOrCreateDataKey, openSqliteStation, SEARCH_INDEX_DIR } from '../../server/storage/index.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { makeClient } from '../helpers/https-client.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig } from '../config/load.js';
+import { loadConfig } from '../config/index.js';
 import {
   appendLocalAudit,
   backupDatabase,

@@ -1,6 +1,6 @@
 import type { Scope } from '../../common/scopes.js';
-import { TokenService } from '../auth/tokens.js';
-import { loadConfig } from '../config/load.js';
+import { TokenService } from '../auth/index.js';
+import { loadConfig } from '../config/index.js';
 import { loadOrCreateDataKey, openSqliteStation } from '../storage/index.js';
 
 function withTokens<T>(dataDir: string | undefined, fn: (tokens: TokenService) => T): T {

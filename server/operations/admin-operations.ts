@@ -1,7 +1,7 @@
 import type { TokenService } from '../auth/tokens.js';
 import type { StationConfig } from '../config/schema.js';
 import { thresholdForFmr } from '../matching/calibration.js';
-import type { OperationHandlers } from '../http/operation-route.js';
+import type { OperationHandlers } from './operation-handler.js';
 import type { AuditLog } from '../storage/index.js';
 import type { BackupsStatus } from '../../common/api/admin-schemas.js';
 

@@ -63,6 +63,5 @@ export {
   type PostgresGallery,
   type PostgresGalleryOptions,
 } from './postgres/postgres-gallery.js';
-export { migrate as migrateSharedGallery } from './postgres/migrations.js';
-export { rotateFleetKey } from './postgres/rotate-fleet-key.js';
+export { rotateFleetKeyAt } from './postgres/rotate-fleet-key.js';
 export { CHANGE_RETENTION_DAYS } from './postgres/prune-changes.js';

@@ -8,7 +8,7 @@ import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { FrameAnalysis, MajorFace } from '../../engines/face/types.js';
 import { keepInStep } from '../../gallery-index/index-sync.js';
-import type { OperationContext, OperationHandlers } from '../../http/operation-route.js';
+import type { OperationContext, OperationHandlers } from '../operation-handler.js';
 import { createLogger } from '../../log/logger.js';
 import { confidenceOf, type ImpostorModel } from '../../matching/calibration.js';
 import { normalize } from '../../matching/similarity.js';

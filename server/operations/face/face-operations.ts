@@ -5,14 +5,13 @@ import {
   type extractFaceResponseSchema,
   type SingleFramePolicy,
 } from '../../../common/api/face-schemas.js';
-import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
-import { sniffImage } from '../../../common/uitemplate/index.js';
+import { type DecodedTemplate, sniffImage } from '../../../common/uitemplate/index.js';
 import { assessQuality } from '../../engines/face/analysis/quality.js';
 import { MATCHING_ANALYSIS } from '../../engines/face/analyze-options.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { AnalyzeOptions, FrameAnalysis } from '../../engines/face/types.js';
-import { ApiError } from '../../http/api-error.js';
-import type { OperationHandlers } from '../../http/operation-route.js';
+import { ApiError } from '../../domain/index.js';
+import type { OperationHandlers } from '../operation-handler.js';
 import { engineError } from '../engine-errors.js';
 import {
   confidenceOf,

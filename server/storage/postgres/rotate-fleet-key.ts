@@ -1,8 +1,8 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { seal } from '../../crypto/sealed.js';
 import { KEY_CHECK, keyCheckValue, sampleAad } from '../sample-codec.js';
 import { FleetKeys } from './fleet-keys.js';
-import { WRITE_LOCK } from './migrations.js';
+import { migrate, WRITE_LOCK } from './migrations.js';
 import { inTransaction } from './transaction.js';
 
 const BATCH = 500;
@@ -54,5 +54,17 @@ export async function rotateFleetKey(client: pg.ClientBase, ring: readonly Buffe
       }
     });
     after = rows.at(-1)!.id;
+  }
+}
+
+/** The same on a connection of its own to `url` (the command line's `key rotate`), the schema first brought up to date. */
+export async function rotateFleetKeyAt(url: string, ring: readonly Buffer[], to: Buffer): Promise<FleetRotation> {
+  const client = new pg.Client({ connectionString: url, application_name: 'enrolla-key-rotate' });
+  await client.connect();
+  try {
+    await migrate(client);
+    return await rotateFleetKey(client, ring, to);
+  } finally {
+    await client.end();
   }
 }

@@ -22,7 +22,6 @@ import { MIGRATIONS } from './migrations.js';
 import { auditValues, INSERT_AUDIT } from './sqlite-records.js';
 import { DATABASE_FILE, keyOpens } from './station-database.js';
 import { assertDatabaseNotInUse, hasSqliteHeader } from './station-lock.js';
-import type { BackupWorkerData, BackupWorkerReply } from './worker/backup-worker.js';
 
 /** What a station database (or a backup of one) holds, and whether the station's key opens it. */
 export interface DatabaseSummary {
@@ -218,6 +217,14 @@ export function restoreDatabaseOffThread(
 ): Promise<RestoreResult> {
   return offThread({ job: 'restore', dataDir, backup, key, by, at: now.toISOString() }) as Promise<RestoreResult>;
 }
+
+/** The work the backup worker (worker/backup-worker.ts) is given, and its answer. */
+export type BackupWorkerData =
+  | { job: 'backup'; dataDir: string; out: string; key: Uint8Array | null }
+  | { job: 'inspect'; file: string; key: Uint8Array | null }
+  | { job: 'restore'; dataDir: string; backup: string; key: Uint8Array | null; by: string; at: string };
+
+export type BackupWorkerReply = { summary: DatabaseSummary } | { error: string; kind: StoreError['kind'] | null };
 
 function offThread(workerData: BackupWorkerData): Promise<DatabaseSummary> {
   return new Promise((resolve, reject) => {

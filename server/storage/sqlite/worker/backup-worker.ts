@@ -4,14 +4,15 @@
 // the station, or the desktop's window, while they run (backup.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { StoreError } from '../../store-error.js';
-import { backupDatabase, inspectDatabase, restoreDatabase, storageFullAsStoreError, type DatabaseSummary } from '../backup.js';
-
-export type BackupWorkerData =
-  | { job: 'backup'; dataDir: string; out: string; key: Uint8Array | null }
-  | { job: 'inspect'; file: string; key: Uint8Array | null }
-  | { job: 'restore'; dataDir: string; backup: string; key: Uint8Array | null; by: string; at: string };
-
-export type BackupWorkerReply = { summary: DatabaseSummary } | { error: string; kind: StoreError['kind'] | null };
+import {
+  backupDatabase,
+  type BackupWorkerData,
+  type BackupWorkerReply,
+  type DatabaseSummary,
+  inspectDatabase,
+  restoreDatabase,
+  storageFullAsStoreError,
+} from '../backup.js';
 
 async function run(data: BackupWorkerData): Promise<DatabaseSummary> {
   const key = data.key ? Buffer.from(data.key) : null;

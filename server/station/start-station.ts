@@ -3,27 +3,31 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { TokenService } from './auth/tokens.js';
-import type { StationConfig } from './config/schema.js';
-import { createApp } from './http/app.js';
-import type { OperationHandlers } from './http/operation-route.js';
-import { createLogger, type Logger } from './log/logger.js';
-import { adminOperations } from './operations/admin-operations.js';
-import { defaultModelsDir, FaceEngine } from './engines/face/face-engine.js';
-import { FACE_MODEL_ID } from './engines/face/face-model.js';
+import { TokenService } from '../auth/index.js';
+import type { StationConfig } from '../config/index.js';
+import { createApp } from '../http/index.js';
 import {
+  adminOperations,
+  documentOperations,
+  faceOperations,
+  galleryOperations,
+  type OperationHandlers,
+} from '../operations/index.js';
+import { createLogger, type Logger } from '../log/index.js';
+import {
+  defaultModelsDir,
+  DocumentEngine,
+  FACE_MODEL_ID,
+  FaceEngine,
   IDENTIFICATION_CENTRED_IMPOSTOR_MODEL,
+  IDENTIFICATION_DIM,
   IDENTIFICATION_IMPOSTOR_MODEL,
+  identificationView,
   IMPOSTOR_MODEL,
-} from './engines/face/calibration-data.js';
-import { IDENTIFICATION_DIM, identificationView } from './engines/face/fused-descriptor.js';
-import { CENTRING_SHARE } from './matching/gallery-centre.js';
-import { DocumentEngine } from './engines/document/document-engine.js';
-import { documentOperations } from './operations/document/document-operations.js';
-import { faceOperations } from './operations/face/face-operations.js';
-import { openGalleryIndex } from './gallery-index/index-sync.js';
-import { galleryOperations } from './operations/gallery-operations.js';
-import { searchIndexKey } from './search/index.js';
+} from '../engines/index.js';
+import { CENTRING_SHARE } from '../matching/index.js';
+import { openGalleryIndex } from '../gallery-index/index.js';
+import { searchIndexKey } from '../search/index.js';
 import {
   backupDatabaseOffThread,
   dataKeyFromEnv,
@@ -38,10 +42,10 @@ import {
   type SqliteStation,
   stampedName,
   UNREADABLE_SAMPLE_LOG,
-} from './storage/index.js';
-import { ApiError } from './http/api-error.js';
-import { loadOrCreateTls } from './tls/certificate.js';
-import { STATION_VERSION, packageRoot } from './version.js';
+} from '../storage/index.js';
+import { ApiError } from '../domain/index.js';
+import { loadOrCreateTls } from '../tls/index.js';
+import { STATION_VERSION, packageRoot } from '../version.js';
 
 export interface StationOptions {
   logger?: Logger;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { OPERATIONS, PUBLIC_PATHS } from '../../common/api/operations.js';
-import { MAX_BODY_BYTES } from '../../common/limits.js';
-import { STATION_VERSION } from '../version.js';
+import { OPERATIONS, PUBLIC_PATHS } from '../../../common/api/operations.js';
+import { MAX_BODY_BYTES } from '../../../common/limits.js';
+import { STATION_VERSION } from '../../version.js';
 
 type JsonObject = Record<string, unknown>;
 
