@@ -2,7 +2,7 @@
 // their own by the benchmarks (frame selection, presentation attacks, face properties).
 export { adminOperations, type StationInfo } from './admin-operations.js';
 export { documentOperations } from './document/document-operations.js';
-export { faceOperations } from './face/face-operations.js';
+export { faceOperations, type FaceMatchingPolicy } from './face/face-operations.js';
 export { GENDER_MIN_PROBABILITY, traitsOf } from './face/face-properties.js';
 export { selectFrames, type UsableFrame } from './face/frame-selection.js';
 export { assessPresentation, spoofDecision, type SpoofStatus } from './face/presentation-attack.js';

@@ -1,66 +1,22 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { hostname } from 'node:os';
-import path from 'node:path';
 import { TokenService } from '../auth/index.js';
 import type { StationConfig } from '../config/index.js';
+import type { DocumentEngine, FaceEngine } from '../engines/index.js';
 import { createApp } from '../http/index.js';
-import {
-  adminOperations,
-  documentOperations,
-  faceOperations,
-  galleryOperations,
-  type OperationHandlers,
-} from '../operations/index.js';
 import { createLogger, type Logger } from '../log/index.js';
-import {
-  defaultModelsDir,
-  DocumentEngine,
-  FACE_MODEL_ID,
-  FaceEngine,
-  IDENTIFICATION_CENTRED_IMPOSTOR_MODEL,
-  IDENTIFICATION_DIM,
-  IDENTIFICATION_IMPOSTOR_MODEL,
-  identificationView,
-  IMPOSTOR_MODEL,
-} from '../engines/index.js';
-import { CENTRING_SHARE } from '../matching/index.js';
-import { openGalleryIndex } from '../gallery-index/index.js';
-import { searchIndexKey } from '../search/index.js';
-import {
-  backupDatabaseOffThread,
-  dataKeyFromEnv,
-  type Gallery,
-  loadOrCreateDataKey,
-  openPostgresGallery,
-  openSqliteStation,
-  PREVIOUS_DATA_KEY_ENV,
-  recoverPendingRotation,
-  ScheduledBackups,
-  sealBlocksInBackground,
-  type SqliteStation,
-  stampedName,
-  UNREADABLE_SAMPLE_LOG,
-} from '../storage/index.js';
-import { ApiError } from '../domain/index.js';
+import { FACE_MODEL_ID, IDENTIFICATION_DIM } from '../engines/index.js';
+import { type Gallery, sealBlocksInBackground, type SqliteStation } from '../storage/index.js';
 import { loadOrCreateTls } from '../tls/index.js';
-import { STATION_VERSION, packageRoot } from '../version.js';
+import { packageRoot } from '../version.js';
+import path from 'node:path';
+import { listen } from './listen.js';
+import { startScheduledBackups } from './station-backups.js';
+import { startEngines } from './station-engines.js';
+import { openStationIndex } from './station-index.js';
+import { stationOperations } from './station-operations.js';
+import type { StationOptions } from './station-options.js';
+import { openStationDatabase, openStationGallery } from './station-storage.js';
 
-export interface StationOptions {
-  logger?: Logger;
-  /** Built console to serve at `/`; defaults to the package's dist/renderer. */
-  consoleDir?: string | null;
-  validateResponses?: boolean;
-  /** The data key, when the host keeps it (Electron's safeStorage); otherwise the key file or ENROLLA_DATA_KEY. */
-  dataKey?: Buffer;
-  /** With a shared gallery, during a fleet key rotation: the key being replaced; otherwise ENROLLA_DATA_KEY_PREVIOUS. */
-  previousDataKey?: Buffer | null;
-  /** Wait for the engines' models before answering (tests); otherwise requests queue until they load. */
-  waitForEngines?: boolean;
-  /** When scheduled backups (`backups.enabled`) first look, and how often (tests); otherwise a minute and ten. */
-  backupChecks?: { firstAfterMs: number; everyMs: number };
-}
+export type { StationOptions };
 
 export interface RunningStation {
   url: string;
@@ -81,139 +37,50 @@ export interface RunningStation {
 
 export const BOOTSTRAP_TOKEN_NAME = 'admin-inicial';
 
-/** Opens the data directory, builds the HTTP surface and listens: the headless station. */
+/**
+ * Opens the data directory, builds the HTTP surface and listens: the headless station. Each step
+ * is a function of this folder; what a step starts is stopped, in the same order, at close or when
+ * a later step fails.
+ */
 export async function startStation(config: StationConfig, options: StationOptions = {}): Promise<RunningStation> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  recoverPendingRotation(config.dataDir);
-  const dataKey = options.dataKey ?? loadOrCreateDataKey(config.dataDir);
-  const store = openSqliteStation(config.dataDir, dataKey, {
-    // One damaged sample must not keep the station from starting: it is left out of 1:N and named here.
-    onUnreadableSample: ({ idPersona, reason }) => logger.error({ idPersona, reason }, UNREADABLE_SAMPLE_LOG),
-  });
+  const { dataKey, store } = openStationDatabase(config, options, logger);
   const engines: (FaceEngine | DocumentEngine | null)[] = [];
   const closables: (() => Promise<void>)[] = [];
   try {
-    const shared = config.databaseUrl
-      ? await openPostgresGallery({
-          url: config.databaseUrl,
-          dataKey,
-          previousDataKey:
-            options.previousDataKey !== undefined ? options.previousDataKey : dataKeyFromEnv(PREVIOUS_DATA_KEY_ENV),
-          logger,
-          station: hostname(),
-          changeRetentionMs: config.databaseChangeRetentionDays * 86_400_000,
-        })
-      : null;
-    const gallery: Gallery = shared ?? store.gallery;
+    const { gallery, shared } = await openStationGallery(config, store, dataKey, options, logger);
     closables.push(() => gallery.close());
     const tokens = new TokenService(store.records);
     const bootstrapToken = tokens.hasActiveAdmin() ? null : tokens.create(BOOTSTRAP_TOKEN_NAME, ['admin']).token;
     const tls = config.tls.enabled ? await loadOrCreateTls(config.dataDir, config.tls) : null;
     const startedAt = new Date().toISOString();
-    const faceConfig = config.engines.face;
-    const modelsDir = config.modelsDir ?? defaultModelsDir();
-    const faceEngine = faceConfig.enabled
-      ? FaceEngine.start({
-          modelsDir,
-          ...(faceConfig.workers > 0 ? { workers: faceConfig.workers } : {}),
-          maxQueue: faceConfig.maxQueue,
-          warmUp: faceConfig.warmUp,
-          networkRuntime: faceConfig.networkRuntime,
-          borrowIdleCores: faceConfig.borrowIdleCores,
-          onEvent: (event, detail) => logger.info({ event, detail }, 'motor facial'),
-        })
-      : null;
-    const documentEngine = config.engines.document.enabled
-      ? DocumentEngine.start({
-          modelsDir,
-          warmUp: config.engines.document.warmUp,
-          onEvent: (event, detail) => logger.info({ event, detail }, 'motor de documentos'),
-        })
-      : null;
+    const started = startEngines(config, logger);
+    const { faceEngine, documentEngine } = started;
     engines.push(faceEngine, documentEngine);
-    const policy = {
-      impostors: IMPOSTOR_MODEL,
-      identification: {
-        view: identificationView,
-        centring: CENTRING_SHARE,
-        impostors: IDENTIFICATION_IMPOSTOR_MODEL,
-        centredImpostors: IDENTIFICATION_CENTRED_IMPOSTOR_MODEL,
-      },
-      ...config.matching,
-    };
-    // The index starts from its snapshot when it matches the gallery, then follows the gallery's
-    // feed (docs/search-index.md, docs/fleet-gallery.md). Its files hold derived templates: sealed
-    // under a key of their own from the data key.
-    const search = await openGalleryIndex(gallery, config.dataDir, {
-      dim: IDENTIFICATION_DIM,
-      leadingPart: true,
-      modelId: FACE_MODEL_ID,
-      logger,
-      sealKey: searchIndexKey(dataKey),
-      residentFloatBytes: config.search.residentFloatsMB * 2 ** 20,
-      hugePages: config.search.hugePages,
-    });
-    const index = search.index;
+    const search = await openStationIndex(config, gallery, dataKey, logger);
     closables.push(() => search.close());
     // The next rebuild (a lost snapshot, a restored database) opens sealed blocks, not rows.
     if (!shared) {
       const stopSealing = sealBlocksInBackground(store.gallery, FACE_MODEL_ID, { logger, leading: IDENTIFICATION_DIM });
       closables.push(async () => stopSealing());
     }
-    // A fleet's gallery is PostgreSQL's to back up; the schedule copies a station's own database.
-    const backupsDir = config.backups.dir ?? path.join(config.dataDir, 'backups');
-    const backups =
-      !shared && config.backups.enabled
-        ? new ScheduledBackups(
-            store.records,
-            {
-              dataDir: config.dataDir,
-              dir: backupsDir,
-              intervalHours: config.backups.intervalHours,
-              keep: config.backups.keep,
-              key: dataKey,
-              checkEveryMs: options.backupChecks?.everyMs,
-              firstCheckAfterMs: options.backupChecks?.firstAfterMs,
-            },
-            (run) =>
-              run.error
-                ? logger.error({ backup: run }, 'respaldo programado fallido')
-                : logger.info({ backup: run }, 'respaldo programado'),
-          )
-        : null;
-    if (shared && config.backups.enabled)
-      logger.warn('backups.enabled no se aplica a una galería compartida en PostgreSQL: respáldela con pg_dump');
-    if (backups) {
-      backups.start();
-      closables.push(() => backups.close());
-    }
+    const backups = startScheduledBackups(config, store, dataKey, shared, options, logger);
+    if (backups) closables.push(() => backups.close());
     let listeningPort = config.port;
-    const handlers: OperationHandlers = {
-      ...galleryOperations(gallery),
-      ...adminOperations(store.records, tokens, {
-        // The local index answers when the shared gallery is out of reach.
-        persons: () => gallery.countPersons().catch(() => index.personCount),
-        version: STATION_VERSION,
-        startedAt,
-        engines: () => ({ face: faceEngine?.state ?? 'unavailable', document: documentEngine?.state ?? 'unavailable' }),
-        tls: { enabled: tls !== null, fingerprint256: tls?.fingerprint256 ?? null },
-        config,
-        port: () => listeningPort,
-        backups: () => ({ enabled: backups !== null, ...(backups?.status() ?? { last: null, nextDue: null }) }),
-        createBackup: async () => {
-          if (shared)
-            throw new ApiError(
-              'NOT_IMPLEMENTED',
-              'La galería es compartida en PostgreSQL: se respalda con pg_dump (docs/fleet-gallery.md).',
-            );
-          const file = path.join(backupsDir, stampedName('enrolla', new Date()));
-          const { persons, samples } = await backupDatabaseOffThread(config.dataDir, file, dataKey);
-          return { file, persons, samples };
-        },
-      }),
-      ...(faceEngine ? faceOperations({ engine: faceEngine, gallery, index, policy }) : {}),
-      ...(documentEngine ? documentOperations({ engine: documentEngine, face: faceEngine, policy }) : {}),
-    };
+    const handlers = stationOperations({
+      config,
+      dataKey,
+      store,
+      gallery,
+      shared,
+      index: search.index,
+      tokens,
+      engines: started,
+      backups,
+      tls,
+      startedAt,
+      port: () => listeningPort,
+    });
     if (options.waitForEngines) await Promise.all([faceEngine?.ready(), documentEngine?.ready()]);
     const defaultConsole = config.serveConsole ? path.join(packageRoot(), 'dist', 'renderer') : null;
     const consoleDir = options.consoleDir === undefined ? defaultConsole : options.consoleDir;
@@ -224,26 +91,11 @@ export async function startStation(config: StationConfig, options: StationOption
       logger,
       handlers,
       consoleDir,
-      modelsDir,
+      modelsDir: started.modelsDir,
       validateResponses: options.validateResponses ?? false,
     });
-    const server: Server = tls
-      ? createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, app)
-      : createHttpServer(app);
-    server.requestTimeout = config.requestTimeoutSeconds * 1000;
-    server.headersTimeout = 20_000;
-    server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const port = (server.address() as AddressInfo).port;
+    const { server, port, url } = await listen(app, config, tls);
     listeningPort = port;
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    const url = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
     logger.info({ url, fingerprint256: tls?.fingerprint256, dataDir: config.dataDir }, 'estación lista');
     return {
       url,

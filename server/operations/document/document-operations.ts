@@ -16,7 +16,7 @@ import { engineError } from '../engine-errors.js';
 import { confidenceOf, falseAcceptProbability, thresholdForFmr } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
 import { selectFrames } from '../face/frame-selection.js';
-import type { FaceMatchingPolicy } from '../face/face-operations.js';
+import type { FaceMatchingPolicy } from '../face/face-context.js';
 import { ResultCache } from '../result-cache.js';
 import { documentInfoOf, mismatchedFields, mrzResultOf, pdf417ResultOf, sideOf } from './dni-result.js';
 
