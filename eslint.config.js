@@ -1,4 +1,4 @@
-// Lint, including the layering rules: common <- server, renderer <- main.
+// Lint, including the layering rules: common <- server, renderer <- main, and the layers inside server/.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -39,6 +39,50 @@ function layer(files, { forbidLayers = [], forbidNode = false, forbidPackages = 
   };
 }
 
+const SERVER_FORBIDDEN_PACKAGES = ['electron', 'react', 'react-dom'];
+
+/**
+ * The layers inside server/, lowest first (README, Layout): a folder imports the layers below it,
+ * never one above, nor (in the layers of several folders) a folder beside it. `base` knows nothing
+ * of biometrics; `domain` nothing of storage, engines or transports.
+ */
+const SERVER_LAYERS = [
+  ['base', ['log', 'threads', 'crypto', 'imaging', 'tls']],
+  ['domain', ['domain', 'matching']],
+  ['engines, storage, search', ['engines', 'storage', 'search']],
+  ['services', ['gallery-index', 'auth', 'config']],
+  ['use cases', ['operations']],
+  ['transport', ['http']],
+  ['composition', ['station']],
+  ['command line', ['cli']],
+];
+
+/** Packages only one folder of server/ uses: the databases' drivers are storage's, Express is http's. */
+const FOLDER_PACKAGES = { storage: ['better-sqlite3', 'pg'], http: ['express'] };
+
+/** What main/ and bench/ may import from server/: each folder's entry point (the document readers have their own). */
+const SERVER_ENTRY_POINTS = [
+  ...SERVER_LAYERS.flatMap(([, folders]) => folders.filter((f) => f !== 'cli').map((f) => `${f}/index.js`)),
+  'engines/document/index.js',
+  'version.js',
+];
+
+/** One layer() per folder of server/: no import of a folder above it or beside it in its layer. */
+function serverLayers() {
+  return SERVER_LAYERS.flatMap(([, folders], i) => {
+    const above = SERVER_LAYERS.slice(i + 1).flatMap(([, f]) => f);
+    return folders.map((folder) =>
+      layer([`server/${folder}/**/*.ts`], {
+        forbidLayers: ['renderer', 'main', ...above, ...(i === 0 ? [] : folders.filter((f) => f !== folder))],
+        forbidPackages: [
+          ...SERVER_FORBIDDEN_PACKAGES,
+          ...Object.entries(FOLDER_PACKAGES).flatMap(([owner, packages]) => (owner === folder ? [] : packages)),
+        ],
+      }),
+    );
+  });
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'renderer/dist/**', 'bench/results/**', 'test-results/**', 'models/**'] },
   js.configs.recommended,
@@ -56,7 +100,27 @@ export default tseslint.config(
     forbidNode: true,
     forbidPackages: ['express', 'better-sqlite3', 'pino', 'electron', 'react'],
   }),
-  layer(['server/**/*.ts'], { forbidLayers: ['renderer', 'main'], forbidPackages: ['electron', 'react', 'react-dom'] }),
+  layer(['server/**/*.ts'], { forbidLayers: ['renderer', 'main'], forbidPackages: SERVER_FORBIDDEN_PACKAGES }),
+  ...serverLayers(),
+  // The desktop shell and the benchmarks reach the server through each folder's entry point only.
+  ...['main', 'bench'].map((dir) => ({
+    files: [`${dir}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `/server/(?!(${SERVER_ENTRY_POINTS.map((e) => e.replace(/[./]/g, '\\$&')).join('|')})$)`,
+              message:
+                'Desde fuera del servidor se importa solo el punto de entrada de cada carpeta (server/<carpeta>/index.js).',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], {
     forbidLayers: ['server', 'main'],
     forbidNode: true,

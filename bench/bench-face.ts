@@ -6,7 +6,7 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPERATIONS, type OperationId } from '../common/api/operations.js';
 import { encodeTemplate } from '../common/uitemplate/index.js';
-import { FULL_ANALYSIS } from '../server/engines/face/analyze-options.js';
+import { FULL_ANALYSIS } from '../server/engines/index.js';
 import { packageRoot } from '../server/version.js';
 import { FIXTURES } from './lib/datasets.js';
 import { percentile, printTable } from './lib/metrics.js';

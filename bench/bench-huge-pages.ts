@@ -6,8 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { anonHugePagesBytes, transparentHugePages } from '../server/search/huge-pages.js';
-import { QuantizedEmbeddingIndex } from '../server/search/quantized-index.js';
+import { anonHugePagesBytes, QuantizedEmbeddingIndex, transparentHugePages } from '../server/search/index.js';
 import { packageRoot } from '../server/version.js';
 import { percentile, printTable } from './lib/metrics.js';
 import { Rng, SyntheticGallery } from './lib/synthetic-embeddings.js';

@@ -28,15 +28,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { EMBEDDING_DIM, FACE_MODEL_ID } from '../server/engines/face/face-model.js';
-import { IDENTIFICATION_DIM } from '../server/engines/face/fused-descriptor.js';
-import { anonHugePagesBytes } from '../server/search/huge-pages.js';
-import { searchIndexKey } from '../server/search/row-cipher.js';
-import { SEARCH_INDEX_DIR } from '../server/search/open-search-index.js';
-import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
-import { dot, normalize } from '../server/matching/similarity.js';
-import { QuantizedEmbeddingIndex, type SearchHit, type SearchTrace } from '../server/search/quantized-index.js';
-import { instantiateKernel, kernelModule, relaxedSimd, wasm, WASM_PAGE } from '../server/search/wasm-kernel.js';
+import { EMBEDDING_DIM, FACE_MODEL_ID, IDENTIFICATION_DIM } from '../server/engines/index.js';
+import {
+  anonHugePagesBytes,
+  instantiateKernel,
+  kernelModule,
+  QuantizedEmbeddingIndex,
+  relaxedSimd,
+  searchIndexKey,
+  type SearchHit,
+  type SearchTrace,
+  wasm,
+  WASM_PAGE,
+} from '../server/search/index.js';
+import { openSqliteStation, SEARCH_INDEX_DIR } from '../server/storage/index.js';
+import { dot, normalize } from '../server/matching/index.js';
 import { packageRoot } from '../server/version.js';
 import { fleetGalleryBench } from './lib/fleet-gallery.js';
 import type { StartResult } from './lib/start-index.js';
@@ -414,7 +420,7 @@ function startIndex(
 }
 
 /**
- * The station's start-up path (openSearchIndex) on a real SQLite store of STORE_PERSONS persons
+ * The station's start-up path (openGalleryIndex) on a real SQLite store of STORE_PERSONS persons
  * enrolled through the store: from the store (read + unseal + index), then from its snapshot after
  * a clean close; after a crash (the journal); and the delay from an enrollment's commit to its
  * being searchable. Measured, not extrapolated: run it with --store-persons 1000000 for 1M.
@@ -424,16 +430,16 @@ async function startup() {
   const gen = new SyntheticFusedSamples();
   try {
     const storeKey = randomBytes(32);
-    const store = openSqliteStore(dir, storeKey);
+    const store = openSqliteStation(dir, storeKey);
     for (let i = 0; i < STORE_PERSONS; i++) {
       const embedding = gen.sample(i, 0);
-      store.enrollPerson(id(i), [{ modelId: FACE_MODEL_ID, embedding, quality: 80, thumbnail: null }], { replace: true });
+      await store.gallery.enroll(id(i), [{ modelId: FACE_MODEL_ID, embedding, quality: 80, thumbnail: null }], { replace: true });
     }
     // Reading and opening the samples alone, on one thread: what the rebuild overlaps with coding.
     // Kept for the coding-alone measure below (the first CODED_ALONE samples).
     const opened: { id: string; embedding: Float32Array }[] = [];
     let t = performance.now();
-    store.forEachEmbedding(FACE_MODEL_ID, (idPersona, embedding) => {
+    store.gallery.feed.forEachEmbedding(FACE_MODEL_ID, (idPersona, embedding) => {
       if (opened.length < CODED_ALONE) opened.push({ id: idPersona, embedding });
     });
     const readMs = performance.now() - t;
@@ -453,7 +459,7 @@ async function startup() {
     store.close();
     // Each start in a fresh process, as a station starts (not in this one, whose heap the fill grew).
     const first = startIndex(dir, storeKey, { enrollFrom: STORE_PERSONS, enroll: 200 });
-    if (first.source !== 'store') throw new Error(`first start from ${first.source}, not from the store`);
+    if (first.source !== 'gallery') throw new Error(`first start from ${first.source}, not from the store`);
     const fromStoreMs = first.ms;
     const fromStoreCores = first.cores;
     const delays = first.delaysMs;
@@ -465,22 +471,22 @@ async function startup() {
       for (const callerCodes of [true, false]) {
         rmSync(path.join(dir, SEARCH_INDEX_DIR), { recursive: true, force: true });
         const run = startIndex(dir, storeKey, { callerCodes });
-        if (run.source !== 'store') throw new Error(`rebuild from ${run.source}, not from the store`);
+        if (run.source !== 'gallery') throw new Error(`rebuild from ${run.source}, not from the store`);
         rebuilds[callerCodes ? 'callerCodes' : 'storeThreads'].push(run);
       }
     }
     // The station then seals the store's ranges into blocks in the background
     // (seal-blocks-in-background.ts); every later rebuild opens blocks instead of rows.
-    const sealing = openSqliteStore(dir, storeKey);
+    const sealing = openSqliteStation(dir, storeKey);
     t = performance.now();
-    const blocks = sealing.sealEmbeddingBlocks!(FACE_MODEL_ID, Number.MAX_SAFE_INTEGER, IDENTIFICATION_DIM);
+    const blocks = sealing.gallery.sealEmbeddingBlocks(FACE_MODEL_ID, Number.MAX_SAFE_INTEGER, IDENTIFICATION_DIM);
     const sealBlocksMs = performance.now() - t;
     sealing.close();
     const fromBlocks: StartResult[] = [];
     for (let run = 0; run < 2 * REBUILD_PAIRS; run++) {
       rmSync(path.join(dir, SEARCH_INDEX_DIR), { recursive: true, force: true });
       const rebuilt = startIndex(dir, storeKey);
-      if (rebuilt.source !== 'store') throw new Error(`rebuild from ${rebuilt.source}, not from the store`);
+      if (rebuilt.source !== 'gallery') throw new Error(`rebuild from ${rebuilt.source}, not from the store`);
       fromBlocks.push(rebuilt);
     }
     const again = startIndex(dir, storeKey);
@@ -489,12 +495,14 @@ async function startup() {
     // A crash: enrollments committed to the store that no index followed (the process died before
     // its snapshot). The next start loads the old snapshot and re-reads the persons the journal lists.
     const crashChanges = Math.max(1, Math.round(STORE_PERSONS / 10));
-    const reopened = openSqliteStore(dir, storeKey);
+    const reopened = openSqliteStation(dir, storeKey);
     for (let e = 0; e < crashChanges; e++) {
       const i = STORE_PERSONS + 200 + e;
-      reopened.enrollPerson(id(i), [{ modelId: FACE_MODEL_ID, embedding: gen.sample(i, 0), quality: 80, thumbnail: null }], {
-        replace: true,
-      });
+      await reopened.gallery.enroll(
+        id(i),
+        [{ modelId: FACE_MODEL_ID, embedding: gen.sample(i, 0), quality: 80, thumbnail: null }],
+        { replace: true },
+      );
     }
     reopened.close();
     const crash = startIndex(dir, storeKey);

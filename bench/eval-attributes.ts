@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractParametersSchema } from '../common/api/face-schemas.js';
-import { GENDER_MIN_PROBABILITY, traitsOf } from '../server/operations/face/face-properties.js';
+import { GENDER_MIN_PROBABILITY, traitsOf } from '../server/operations/index.js';
 import { packageRoot } from '../server/version.js';
 import { celeba, FIXTURES, folderPerPerson, type CelebaImage } from './lib/datasets.js';
 import { DARK_GLASSES_FILES } from './lib/dark-glasses-labels.js';

@@ -12,14 +12,19 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { OPERATIONS, type ResponseOf } from '../common/api/operations.js';
 import { encodeTemplate } from '../common/uitemplate/index.js';
-import { CardSideReader } from '../server/engines/document/read-card-side.js';
-import { CANONICAL_HEIGHT, CANONICAL_WIDTH, locateCard } from '../server/engines/document/card/locate-card.js';
-import { MrzReader } from '../server/engines/document/mrz/read-mrz.js';
-import { decodePdf417 } from '../server/engines/document/pdf417/decode-pdf417.js';
-import { readDniFields, type DniTextField } from '../server/engines/document/text/dni-text-fields.js';
-import { groupWords } from '../server/engines/document/text/text-lines.js';
-import { defaultModelsDir } from '../server/engines/models-dir.js';
-import { decodeRgb } from '../server/imaging/decode-image.js';
+import {
+  CANONICAL_HEIGHT,
+  CANONICAL_WIDTH,
+  CardSideReader,
+  decodePdf417,
+  type DniTextField,
+  groupWords,
+  locateCard,
+  MrzReader,
+  readDniFields,
+} from '../server/engines/document/index.js';
+import { defaultModelsDir } from '../server/engines/index.js';
+import { decodeRgb } from '../server/imaging/index.js';
 import { packageRoot } from '../server/version.js';
 import type { DniPerson } from '../test/dni/dni-person.js';
 import { buildTd1 } from '../test/dni/td1-builder.js';

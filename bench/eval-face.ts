@@ -4,19 +4,26 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  assessQuality,
+  FACE_MODEL_ID,
   IDENTIFICATION_CENTRED_IMPOSTOR_MODEL,
+  IDENTIFICATION_DIM,
   IDENTIFICATION_IMPOSTOR_MODEL,
+  identificationView,
   IMPOSTOR_MODEL,
-} from '../server/engines/face/calibration-data.js';
-import { FACE_MODEL_ID } from '../server/engines/face/face-model.js';
-import { IDENTIFICATION_DIM, identificationView } from '../server/engines/face/fused-descriptor.js';
-import { assessQuality } from '../server/engines/face/analysis/quality.js';
-import { MATCHING_ANALYSIS } from '../server/engines/face/analyze-options.js';
-import { selectFrames } from '../server/operations/face/frame-selection.js';
-import { configSchema } from '../server/config/schema.js';
-import { confidenceOf, identificationThreshold, thresholdForFmr, type ImpostorModel } from '../server/matching/calibration.js';
-import { CENTRING_SHARE } from '../server/matching/gallery-centre.js';
-import { cosine, normalize } from '../server/matching/similarity.js';
+  MATCHING_ANALYSIS,
+} from '../server/engines/index.js';
+import { selectFrames } from '../server/operations/index.js';
+import { configSchema } from '../server/config/index.js';
+import {
+  CENTRING_SHARE,
+  confidenceOf,
+  cosine,
+  identificationThreshold,
+  type ImpostorModel,
+  normalize,
+  thresholdForFmr,
+} from '../server/matching/index.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson, type LabelledImage } from './lib/datasets.js';
 import { analyzeFiles, ANALYZE_FOR_EVAL, startEngine } from './lib/engine.js';

@@ -3,11 +3,8 @@
 // accepted), under the station's decision (spoofDecision) with each single-image policy.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { assessQuality } from '../server/engines/face/analysis/quality.js';
-import type { FrameAnalysis } from '../server/engines/face/types.js';
-import type { UsableFrame } from '../server/operations/face/frame-selection.js';
-import { INNER_LINE_MIN } from '../server/engines/face/analysis/presentation-cues.js';
-import { assessPresentation, spoofDecision, type SpoofStatus } from '../server/operations/face/presentation-attack.js';
+import { assessQuality, type FrameAnalysis, INNER_LINE_MIN } from '../server/engines/index.js';
+import { assessPresentation, spoofDecision, type SpoofStatus, type UsableFrame } from '../server/operations/index.js';
 import { packageRoot } from '../server/version.js';
 import { assortedFaces, celeba, facesPairs, FIXTURES, folderPerPerson } from './lib/datasets.js';
 import { ANALYZE_FOR_EVAL, analyzeFiles, startEngine } from './lib/engine.js';

@@ -1,6 +1,5 @@
-import { writeKeyFile } from '../server/crypto/data-key.js';
-import type { RunningStation } from '../server/station.js';
-import { backupDatabaseOffThread, localAuditEntry, stampedName } from '../server/store/sqlite/backup.js';
+import type { RunningStation } from '../server/station/index.js';
+import { backupDatabaseOffThread, localAuditEntry, stampedName, writeKeyFile } from '../server/storage/index.js';
 import type { ShellDialog, ShellMenuItem } from './electron-surface.js';
 
 /** Who did it, in the audit log, when it was the operator at this desktop (no token, no HTTP request). */
@@ -92,5 +91,5 @@ export async function exportDataKey({ dialog, station, key, now = () => new Date
 }
 
 function audit(station: RunningStation, operation: string, at: Date): void {
-  station.store.appendAudit(localAuditEntry(operation, DESKTOP_OPERATOR, 'SUCCESS', at));
+  station.store.records.appendAudit(localAuditEntry(operation, DESKTOP_OPERATOR, 'SUCCESS', at));
 }

@@ -1,5 +1,5 @@
 import { SCOPES } from '../common/scopes.js';
-import type { RunningStation } from '../server/station.js';
+import type { RunningStation } from '../server/station/index.js';
 import type { SealedSecrets } from './secret-store.js';
 
 export const CONSOLE_TOKEN_NAME = 'consola-escritorio';

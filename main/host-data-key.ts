@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DATA_KEY_BYTES, keyFile, loadOrCreateDataKey } from '../server/crypto/data-key.js';
-import { keyOpensFile, REPLACED_KEY_PREFIX, replacedKeyName } from '../server/store/sqlite/backup.js';
-import { DATABASE_FILE } from '../server/store/sqlite/sqlite-store.js';
+import {
+  DATA_KEY_BYTES,
+  DATABASE_FILE,
+  keyFile,
+  keyOpensFile,
+  loadOrCreateDataKey,
+  REPLACED_KEY_PREFIX,
+  replacedKeyName,
+} from '../server/storage/index.js';
 import { SecretStoreError, type SealedSecrets } from './secret-store.js';
 
 export const DATA_KEY_SECRET = 'data-key';

@@ -1,15 +1,15 @@
 import path from 'node:path';
-import { readKeyFile } from '../server/crypto/data-key.js';
 import {
   inspectDatabaseOffThread,
   keyOpensFile,
+  readKeyFile,
   REPLACED_DIR,
   restoreDatabaseOffThread,
   replacedKeyName,
+  StoreError,
   type DatabaseSummary,
   type RestoreResult,
-} from '../server/store/sqlite/backup.js';
-import { StoreError } from '../server/store/store.js';
+} from '../server/storage/index.js';
 import { DESKTOP_OPERATOR } from './backup-menu.js';
 import type { ShellDialog } from './electron-surface.js';
 import { replacedKeys, swapHostDataKey } from './host-data-key.js';
@@ -22,7 +22,7 @@ export interface RestoreMenuDeps {
   key: Buffer;
   secrets: SealedSecrets;
   /** Persons in the station's gallery now, for the confirmation; null when its database does not open. */
-  persons: () => number | null;
+  persons: () => Promise<number | null>;
   /**
    * Stops the station, runs `swap` on its data directory and starts it again, with the key
    * `swap` resolves to, or with the key it had when `swap` fails (then rethrows).
@@ -111,7 +111,7 @@ async function keyForBackup({ dialog, secrets }: RestoreMenuDeps, file: string):
 }
 
 async function confirm(deps: RestoreMenuDeps, file: string, backup: DatabaseSummary, newKey: boolean): Promise<boolean> {
-  const now = deps.persons();
+  const now = await deps.persons();
   const { response } = await deps.dialog.showMessageBox({
     type: 'warning',
     title: 'Restaurar un respaldo',

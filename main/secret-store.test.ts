@@ -3,10 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keyFile, loadOrCreateDataKey } from '../server/crypto/data-key.js';
+import { keyFile, loadOrCreateDataKey, openSqliteStation, replacedKeyName } from '../server/storage/index.js';
 import { FakeSafeStorage } from '../test/fakes/electron.js';
-import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
-import { replacedKeyName } from '../server/store/sqlite/backup.js';
 import {
   DATA_KEY_SECRET,
   loadOrCreateHostDataKey,
@@ -116,11 +114,11 @@ describe('the desktop data key', () => {
     const dataDir = tempDir();
     const secrets = new SealedSecrets(path.join(dataDir, 'keys'), new FakeSafeStorage());
     const sealed = loadOrCreateHostDataKey(secrets, dataDir).key;
-    openSqliteStore(dataDir, sealed).close();
+    openSqliteStation(dataDir, sealed).close();
     // What the command leaves: another station's database in place, its key as the key file.
     const restoredKey = randomBytes(32);
     rmSync(path.join(dataDir, 'enrolla.db'));
-    openSqliteStore(dataDir, restoredKey).close();
+    openSqliteStation(dataDir, restoredKey).close();
     writeFileSync(keyFile(dataDir), `${restoredKey.toString('base64')}\n`, { mode: 0o600 });
     const loaded = loadOrCreateHostDataKey(secrets, dataDir);
     expect(loaded.key.equals(restoredKey)).toBe(true);
@@ -169,13 +167,13 @@ describe('the desktop data key', () => {
     const current = loadOrCreateHostDataKey(secrets, dataDir).key;
     const backupKey = randomBytes(32);
     // The crash came before the database was swapped: the station's database is still the current key's.
-    openSqliteStore(dataDir, current).close();
+    openSqliteStation(dataDir, current).close();
     secrets.write(RESTORING_KEY_SECRET, backupKey.toString('base64'));
     expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(current)).toBe(true);
     expect(secrets.has(RESTORING_KEY_SECRET)).toBe(false);
     // After the swap, before the key was sealed: the restored database is the backup key's.
     rmSync(path.join(dataDir, 'enrolla.db'));
-    openSqliteStore(dataDir, backupKey).close();
+    openSqliteStation(dataDir, backupKey).close();
     secrets.write(RESTORING_KEY_SECRET, backupKey.toString('base64'));
     expect(loadOrCreateHostDataKey(secrets, dataDir).key.equals(backupKey)).toBe(true);
     expect(secrets.has(RESTORING_KEY_SECRET)).toBe(false);

@@ -14,11 +14,10 @@ import path from 'node:path';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeClient } from '../e2e/helpers/https-client.js';
-import { keyFile } from '../server/crypto/data-key.js';
-import { loadConfig } from '../server/config/load.js';
-import { createLogger } from '../server/log/logger.js';
-import { startStation } from '../server/station.js';
-import { inspectDatabase } from '../server/store/sqlite/backup.js';
+import { loadConfig } from '../server/config/index.js';
+import { createLogger } from '../server/log/index.js';
+import { startStation } from '../server/station/index.js';
+import { inspectDatabase, keyFile } from '../server/storage/index.js';
 import { fakeElectron, FakeSafeStorage, type FakeElectron } from '../test/fakes/electron.js';
 import { BRIDGE_CHANNEL, type ConsoleBridge } from './bridge.js';
 import { CONSOLE_TOKEN_NAME, CONSOLE_TOKEN_SECRET } from './console-token.js';
@@ -185,7 +184,7 @@ describe('desktop shell (Electron faked, real station)', () => {
     const one = await start(first);
     const token = (first.askBridge(BRIDGE_CHANNEL, { sender: one.window.webContents, url: one.station.url }) as ConsoleBridge)
       .token;
-    const enrolled = one.station.store.enrollPerson(
+    const enrolled = await one.station.gallery.enroll(
       '27123456',
       [{ modelId: 'm', embedding: new Float32Array(4).fill(0.5), quality: 70, thumbnail: null }],
       { replace: false },
@@ -200,7 +199,7 @@ describe('desktop shell (Electron faked, real station)', () => {
     const second = fakeElectron({ userData });
     const two = await start(second);
     // The same key opened the sealed database (the station checks it at start) and the person is there.
-    expect(two.station.store.getPerson('27123456')).toBeTruthy();
+    expect(await two.station.gallery.getPerson('27123456')).toBeTruthy();
     const again = (second.askBridge(BRIDGE_CHANNEL, { sender: two.window.webContents, url: two.station.url }) as ConsoleBridge)
       .token;
     expect(again).toBe(token);
@@ -228,7 +227,7 @@ describe('desktop shell (Electron faked, real station)', () => {
     writeFileSync(path.join(headlessDir, 'config.json'), JSON.stringify(NO_ENGINES));
     const config = loadConfig({ env: {}, overrides: { dataDir: headlessDir } });
     const headless = await startStation(config, { logger: createLogger('silent'), consoleDir: null });
-    headless.store.enrollPerson('30111222', [{ modelId: 'm', embedding: new Float32Array(4), quality: 60, thumbnail: null }], {
+    await headless.gallery.enroll('30111222', [{ modelId: 'm', embedding: new Float32Array(4), quality: 60, thumbnail: null }], {
       replace: false,
     });
     await headless.close();
@@ -236,7 +235,7 @@ describe('desktop shell (Electron faked, real station)', () => {
 
     const electron = fakeElectron({ userData: userDataDir() });
     const { station } = await start(electron, { ENROLLA_DATA_DIR: headlessDir });
-    expect(station.store.getPerson('30111222')).toBeTruthy();
+    expect(await station.gallery.getPerson('30111222')).toBeTruthy();
     expect(existsSync(keyFile(headlessDir))).toBe(false);
     expect(existsSync(path.join(headlessDir, 'keys', `${DATA_KEY_SECRET}.sealed`))).toBe(true);
   });
@@ -311,7 +310,7 @@ describe('desktop shell (Electron faked, real station)', () => {
     const exported = Buffer.from(readFileSync(keyPath, 'utf8').trim(), 'base64');
     expect(inspectDatabase(backup, exported).key).toBe('opens');
     expect(
-      station.store
+      station.store.records
         .listAudit({ limit: 10 })
         .filter((e) => e.tokenName === 'escritorio')
         .map((e) => e.operation),
@@ -336,12 +335,12 @@ describe('desktop shell (Electron faked, real station)', () => {
     const shell = await start(electron);
     const before = shell.station;
     const out = usbStick();
-    enroll(before, 'ana');
+    await enroll(before, 'ana');
     const backup = path.join(out, 'estacion.db');
     electron.saveAnswers.push(backup);
     menuItem(electron, /Crear respaldo/)();
     await shown(electron, 'Respaldo creado');
-    enroll(before, 'beto');
+    await enroll(before, 'beto');
 
     // Refused before anything stops: not a backup; Cancel at the confirmation.
     const text = path.join(out, 'notas.db');
@@ -355,7 +354,7 @@ describe('desktop shell (Electron faked, real station)', () => {
     menuItem(electron, /Restaurar/)();
     await shown(electron, 'Restaurar un respaldo');
     expect(shell.station).toBe(before);
-    expect(personsOf(shell)).toEqual(['ana', 'beto']);
+    expect(await personsOf(shell)).toEqual(['ana', 'beto']);
 
     electron.openAnswers.push(backup);
     electron.messageAnswers.push(0);
@@ -366,7 +365,7 @@ describe('desktop shell (Electron faked, real station)', () => {
     expect(confirmation.message).toMatch(/Tiene 1 personas .* tiene ahora 2 personas/);
     const after = shell.station;
     expect(after).not.toBe(before);
-    expect(personsOf(shell)).toEqual(['ana']);
+    expect(await personsOf(shell)).toEqual(['ana']);
     // The window and its bridge follow the station that runs now.
     expect(electron.windows).toHaveLength(1);
     expect(electron.windows[0]!.loaded).toEqual([`${before.url}/`, `${after.url}/`]);
@@ -387,7 +386,7 @@ describe('desktop shell (Electron faked, real station)', () => {
     const [replaced] = readdirSync(replacedDir).filter((f) => f.endsWith('.db'));
     expect(inspectDatabase(path.join(replacedDir, replaced!), null).persons).toBe(2);
     expect(
-      after.store
+      after.store.records
         .listAudit({ limit: 5 })
         .filter((e) => e.tokenName === 'escritorio')
         .map((e) => e.operation),
@@ -401,7 +400,7 @@ describe('desktop shell (Electron faked, real station)', () => {
       safeStorage: new FakeSafeStorage('gnome_libsecret', true, 'llavero-uno'),
     });
     const old = await start(first);
-    enroll(old.station, 'ana');
+    await enroll(old.station, 'ana');
     const backup = path.join(out, 'estacion.db');
     const exported = path.join(out, 'data.key');
     first.saveAnswers.push(backup);
@@ -419,18 +418,18 @@ describe('desktop shell (Electron faked, real station)', () => {
     const keyring = new FakeSafeStorage('gnome_libsecret', true, 'llavero-dos');
     const second = fakeElectron({ userData, safeStorage: keyring });
     const shell = await start(second);
-    enroll(shell.station, 'zoe');
+    await enroll(shell.station, 'zoe');
     second.openAnswers.push(backup, exported);
     second.messageAnswers.push(0, 0); // choose the key, then restore
     menuItem(second, /Restaurar/)();
     await shown(second, 'Respaldo restaurado');
     expect(second.messages.map((m) => m.title)).toContain('El respaldo es de otra clave de datos');
-    expect(personsOf(shell)).toEqual(['ana']);
+    expect(await personsOf(shell)).toEqual(['ana']);
     // The key is now this computer's, sealed: the next start opens the restored gallery.
     await shell.station.close();
     const restarted = fakeElectron({ userData, safeStorage: keyring });
     const next = await start(restarted);
-    expect(personsOf(next)).toEqual(['ana']);
+    expect(await personsOf(next)).toEqual(['ana']);
 
     // The replaced database went aside with its key kept: restored back without asking for a key.
     const replacedDir = path.join(dataDirOf(restarted), 'replaced');
@@ -440,14 +439,14 @@ describe('desktop shell (Electron faked, real station)', () => {
     menuItem(restarted, /Restaurar/)();
     await shown(restarted, 'Respaldo restaurado');
     expect(restarted.messages.map((m) => m.title)).not.toContain('El respaldo es de otra clave de datos');
-    expect(personsOf(next)).toEqual(['zoe']);
+    expect(await personsOf(next)).toEqual(['zoe']);
   });
 
   it('a station whose database no longer opens offers a restore at start, and starts on the backup', async () => {
     const userData = userDataDir();
     const electron = fakeElectron({ userData });
     const shell = await start(electron);
-    enroll(shell.station, 'ana');
+    await enroll(shell.station, 'ana');
     const backup = path.join(usbStick(), 'estacion.db');
     electron.saveAnswers.push(backup);
     menuItem(electron, /Crear respaldo/)();
@@ -479,7 +478,7 @@ describe('desktop shell (Electron faked, real station)', () => {
       'Restaurar un respaldo',
       'Respaldo restaurado',
     ]);
-    expect(personsOf(next)).toEqual(['ana']);
+    expect(await personsOf(next)).toEqual(['ana']);
     const replacedDir = path.join(dataDirOf(restoring), 'replaced');
     const [replaced] = readdirSync(replacedDir);
     expect(readFileSync(path.join(replacedDir, replaced!)).equals(garbage)).toBe(true);
@@ -523,15 +522,15 @@ function menuItem(electron: FakeElectron, label: RegExp): () => void {
 const shown = (electron: FakeElectron, title: string) =>
   vi.waitFor(() => expect(electron.messages.map((m) => m.title)).toContain(title), { timeout: 15_000 });
 
-function enroll(station: RunningShell['station'], idPersona: string): void {
+async function enroll(station: RunningShell['station'], idPersona: string): Promise<void> {
   const embedding = Float32Array.from({ length: 8 }, (_, i) => Math.sin(idPersona.length + i));
-  station.store.enrollPerson(idPersona, [{ modelId: 'test-model@1', embedding, quality: 60, thumbnail: null }], {
+  await station.gallery.enroll(idPersona, [{ modelId: 'test-model@1', embedding, quality: 60, thumbnail: null }], {
     replace: false,
   });
 }
 
-const personsOf = (shell: RunningShell) =>
-  shell.station.store.listPersons({ limit: 10, offset: 0 }).persons.map((p) => p.idPersona);
+const personsOf = async (shell: RunningShell) =>
+  (await shell.station.gallery.listPersons({ limit: 10, offset: 0 })).persons.map((p) => p.idPersona);
 
 function dataDirOf(electron: FakeElectron): string {
   return path.join(electron.app.getPath('userData'), 'station');

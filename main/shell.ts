@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { loadConfig } from '../server/config/load.js';
-import type { StationConfig } from '../server/config/schema.js';
-import { startStation, type RunningStation } from '../server/station.js';
+import { loadConfig, type StationConfig } from '../server/config/index.js';
+import { startStation, type RunningStation } from '../server/station/index.js';
 import { backupMenu } from './backup-menu.js';
 import { BRIDGE_CHANNEL, type ConsoleBridge } from './bridge.js';
 import { consoleTokenFor } from './console-token.js';
@@ -132,7 +131,7 @@ export async function runShell(electron: ShellElectron, environment: ShellEnviro
           dataDir: config.dataDir,
           key,
           secrets,
-          persons: () => null,
+          persons: () => Promise.resolve(null),
           // Nothing runs yet: the loop starts the station on the restored database.
           restartWith: async (swap) => void (key = await swap()),
         });
@@ -187,7 +186,7 @@ export async function runShell(electron: ShellElectron, environment: ShellEnviro
           dataDir: config.dataDir,
           key,
           secrets,
-          persons: () => running.store.countPersons(),
+          persons: () => running.store.gallery.countPersons(),
           restartWith,
         });
       const menu = [

@@ -53,7 +53,8 @@ export function systemRequirements() {
       name: 'database',
       debianPackage: 'postgresql',
       found: pg ? `${pg} (${versionOf(path.join(pg, 'postgres')) ?? 'version unknown'})` : null,
-      without: 'e2e/api/fleet.test.ts, server/gallery/postgres/*: the shared-gallery suites are skipped',
+      without:
+        'e2e/api/fleet.test.ts, server/storage/postgres/*, the PostgreSQL cases of server/storage/gallery.test.ts and server/gallery-index/fleet-index-sync.test.ts: the shared-gallery suites are skipped',
     },
     {
       name: 'desktop',

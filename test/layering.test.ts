@@ -11,7 +11,10 @@ async function violations(filePath: string, code: string): Promise<string[]> {
 describe('layering rules (enforced by lint)', () => {
   it('common/ imports neither the layers above nor Node', async () => {
     expect(
-      await violations('common/x.ts', "import { startStation } from '../server/station.js';\nexport const a = startStation;\n"),
+      await violations(
+        'common/x.ts',
+        "import { startStation } from '../server/station/index.js';\nexport const a = startStation;\n",
+      ),
     ).toHaveLength(1);
     expect(
       await violations('common/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n"),
@@ -30,6 +33,18 @@ describe('layering rules (enforced by lint)', () => {
     ).toEqual([]);
   });
 
+  it('storage and sealing import neither the search index nor the engines; sealing no storage', async () => {
+    for (const source of ["'../search/index.js'", "'../engines/worker-pool.js'", "'../gallery-index/index-sync.js'"]) {
+      expect(await violations('server/storage/x.ts', `import * as m from ${source};\nexport const a = m;\n`)).toHaveLength(1);
+    }
+    expect(
+      await violations('server/crypto/x.ts', "import { StoreError } from '../storage/index.js';\nexport const a = StoreError;\n"),
+    ).toHaveLength(1);
+    expect(
+      await violations('server/storage/x.ts', "import { seal } from '../crypto/sealed.js';\nexport const a = seal;\n"),
+    ).toEqual([]);
+  });
+
   it('the server does not import the Electron shell or the renderer', async () => {
     expect(
       await violations(
@@ -40,5 +55,56 @@ describe('layering rules (enforced by lint)', () => {
     expect(
       await violations('server/x.ts', "import { App } from '../renderer/src/App.js';\nexport const a = App;\n"),
     ).toHaveLength(1);
+  });
+  it('inside server/, a folder imports only the layers below it, and not a folder beside it', async () => {
+    const refused: [string, string][] = [
+      ['server/operations/x.ts', '../http/index.js'],
+      ['server/engines/x.ts', '../storage/index.js'],
+      ['server/search/x.ts', '../storage/index.js'],
+      ['server/storage/x.ts', '../engines/index.js'],
+      ['server/domain/x.ts', '../engines/index.js'],
+      ['server/matching/x.ts', '../domain/index.js'],
+      ['server/crypto/x.ts', '../matching/index.js'],
+      ['server/config/x.ts', '../auth/index.js'],
+      ['server/http/x.ts', '../station/index.js'],
+      ['server/station/x.ts', '../cli/main.js'],
+      ['server/operations/x.ts', 'better-sqlite3'],
+      ['server/cli/x.ts', 'pg'],
+      ['server/station/x.ts', 'express'],
+    ];
+    for (const [file, source] of refused) {
+      expect(
+        await violations(file, `import * as m from '${source}';\nexport const a = m;\n`),
+        `${file} <- ${source}`,
+      ).toHaveLength(1);
+    }
+    const allowed: [string, string][] = [
+      ['server/http/x.ts', '../operations/index.js'],
+      ['server/operations/x.ts', '../engines/index.js'],
+      ['server/gallery-index/x.ts', '../search/index.js'],
+      ['server/engines/x.ts', '../matching/index.js'],
+      ['server/storage/x.ts', '../crypto/index.js'],
+      ['server/threads/x.ts', '../version.js'],
+      ['server/cli/x.ts', '../station/index.js'],
+      ['server/storage/x.ts', 'pg'],
+    ];
+    for (const [file, source] of allowed) {
+      expect(await violations(file, `import * as m from '${source}';\nexport const a = m;\n`), `${file} <- ${source}`).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('the desktop shell and the benchmarks import the server through its entry points only', async () => {
+    for (const source of [
+      '../server/storage/sqlite/backup.js',
+      '../server/engines/face/face-engine.js',
+      '../server/station/start-station.js',
+    ]) {
+      expect(await violations('main/x.ts', `import * as m from '${source}';\nexport const a = m;\n`), source).toHaveLength(1);
+    }
+    for (const source of ['../server/storage/index.js', '../server/engines/document/index.js', '../server/version.js']) {
+      expect(await violations('bench/x.ts', `import * as m from '${source}';\nexport const a = m;\n`), source).toEqual([]);
+    }
   });
 });

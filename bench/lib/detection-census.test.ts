@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DetectedFace } from '../../server/engines/face/types.js';
+import type { DetectedFace } from '../../server/engines/index.js';
 import { detectionCensus } from './detection-census.js';
 
 const face = (x: number, size: number, score: number, height = size): DetectedFace => ({

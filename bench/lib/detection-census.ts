@@ -1,5 +1,4 @@
-import { DEFAULT_MIN_FACE_SCORE, faceCandidates, largestFace } from '../../server/engines/face/analysis/major-face.js';
-import type { DetectedFace } from '../../server/engines/face/types.js';
+import { DEFAULT_MIN_FACE_SCORE, type DetectedFace, faceCandidates, largestFace } from '../../server/engines/index.js';
 
 export interface OtherDetection {
   file: string;

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { MATCHING_ANALYSIS } from '../../server/engines/face/analyze-options.js';
-import { defaultModelsDir, FaceEngine } from '../../server/engines/face/face-engine.js';
-import type { AnalyzeOptions, FrameAnalysis } from '../../server/engines/face/types.js';
+import {
+  type AnalyzeOptions,
+  defaultModelsDir,
+  FaceEngine,
+  type FrameAnalysis,
+  MATCHING_ANALYSIS,
+} from '../../server/engines/index.js';
 
 export const ANALYZE_FOR_EVAL: AnalyzeOptions = { ...MATCHING_ANALYSIS, majorPolicy: 'largest' };
 

@@ -10,14 +10,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { seal } from '../../server/crypto/sealed.js';
-import { openFleetIndex } from '../../server/gallery/postgres/fleet-index.js';
-import { openPostgresGallery } from '../../server/gallery/postgres/postgres-gallery.js';
-import type { Gallery, Screen } from '../../server/gallery/gallery.js';
-import { cosine } from '../../server/matching/similarity.js';
-import { createLogger } from '../../server/log/logger.js';
-import { QuantizedEmbeddingIndex } from '../../server/search/quantized-index.js';
-import { searchIndexKey } from '../../server/search/row-cipher.js';
+import { keepInStep, openGalleryIndex } from '../../server/gallery-index/index.js';
+import { type Gallery, oneKey, openPostgresGallery, SampleCodec, type Screen } from '../../server/storage/index.js';
+import { cosine } from '../../server/matching/index.js';
+import { createLogger } from '../../server/log/index.js';
+import { QuantizedEmbeddingIndex, searchIndexKey } from '../../server/search/index.js';
 import { packageRoot } from '../../server/version.js';
 import { percentile, printTable } from './metrics.js';
 import { SyntheticGallery } from './synthetic-embeddings.js';
@@ -49,6 +46,7 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
     await db.connect();
     let t = performance.now();
     const vec = new Float32Array(dim);
+    const codec = new SampleCodec(oneKey(key));
     for (let start = 0; start < N; start += BATCH) {
       const n = Math.min(BATCH, N - start);
       const ids: string[] = [];
@@ -57,7 +55,7 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
         const i = start + p;
         gen.sample(i, 0, gen.person(i), vec);
         ids.push(id(i));
-        blobs.push(seal(key, Buffer.from(vec.buffer, 0, dim * 4), `face_samples/embedding/${id(i)}`));
+        blobs.push(codec.seal(id(i), { modelId: MODEL, embedding: vec, quality: 80, thumbnail: null }).embedding);
       }
       await db.query('BEGIN');
       await db.query('INSERT INTO persons (id_persona, created_at, updated_at) SELECT unnest($1::text[]), now(), now()', [ids]);
@@ -82,7 +80,7 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
     open.push(stationA);
     const indexA = await QuantizedEmbeddingIndex.create(dim, { threads, capacity: N + 10_000 });
     indexes.push(indexA);
-    await stationA.attach(indexA, MODEL);
+    await keepInStep(stationA, indexA, MODEL);
     const startupMs = performance.now() - t;
     const rssMb = Math.round((process.memoryUsage().rss - rssBefore) / 2 ** 20);
     if (indexA.personCount !== N) throw new Error(`index holds ${indexA.personCount} persons, expected ${N}`);
@@ -92,20 +90,13 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
 
     // 3. Propagation: enroll on A (with the duplicate screen production runs), wait until B has it.
     const applied = new Map<string, number>();
-    const stationB = await openPostgresGallery({
-      url,
-      dataKey: key,
-      logger,
-      station: 'b',
-      onApplied: (ids) => {
-        const now = performance.now();
-        for (const i of ids) if (!applied.has(i)) applied.set(i, now);
-      },
-    });
+    const stationB = await openPostgresGallery({ url, dataKey: key, logger, station: 'b' });
     open.push(stationB);
     const indexB = await QuantizedEmbeddingIndex.create(dim, { threads, capacity: N + 10_000 });
     indexes.push(indexB);
-    await stationB.attach(indexB, MODEL);
+    await keepInStep(stationB, indexB, MODEL, (i) => {
+      if (!applied.has(i)) applied.set(i, performance.now());
+    });
     const ROUNDS = 200;
     const enrollMs: number[] = [];
     const delayMs: number[] = [];
@@ -147,7 +138,7 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
     const fleetPerS = (2 * PER_STATION) / ((performance.now() - t) / 1000);
     log(`two stations enrolling at once: ${Math.round(fleetPerS)} enrollments/s for the fleet`);
 
-    // 5. Station C as the station runs it (openFleetIndex, sealed snapshot): a first start reads the
+    // 5. Station C as the station runs it (openGalleryIndex, sealed snapshot): a first start reads the
     // gallery; stopped, it saves its snapshot; CHANGED persons are enrolled meanwhile; restarted, it
     // loads the snapshot and follows the changes made since.
     const CHANGED = 1000;
@@ -155,14 +146,19 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
     const stationC = async () => {
       const t0 = performance.now();
       const gallery = await openPostgresGallery({ url, dataKey: key, logger, station: 'c' });
-      const fleet = await openFleetIndex(gallery, dataDir, { dim, modelId: MODEL, sealKey: searchIndexKey(key) });
-      return { fleet, ms: performance.now() - t0 };
+      const fleet = await openGalleryIndex(gallery, dataDir, { dim, modelId: MODEL, sealKey: searchIndexKey(key) });
+      // As the station stops: the index (its snapshot saved once the feed has stopped), then the gallery.
+      const close = async () => {
+        await fleet.close();
+        await gallery.close();
+      };
+      return { fleet, close, ms: performance.now() - t0 };
     };
     let restart: { fromGalleryMs: number; saveMs: number; fromSnapshotMs: number; source: string };
     try {
       const first = await stationC();
       t = performance.now();
-      await first.fleet.close();
+      await first.close();
       const saveMs = performance.now() - t;
       const base = N + ROUNDS + 2 * PER_STATION;
       for (let k = 0; k < CHANGED; k++) {
@@ -177,7 +173,7 @@ export async function fleetGalleryBench(options: { url: string; persons: number;
       const expected = base + CHANGED;
       const held = second.fleet.index.personCount;
       const source = second.fleet.source;
-      await second.fleet.close();
+      await second.close();
       if (held !== expected) throw new Error(`restarted index holds ${held} persons, expected ${expected}`);
       restart = { fromGalleryMs: first.ms, saveMs, fromSnapshotMs: second.ms, source };
     } finally {

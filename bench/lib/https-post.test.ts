@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOrCreateTls } from '../../server/tls/certificate.js';
+import { loadOrCreateTls } from '../../server/tls/index.js';
 import { httpsPost } from './https-post.js';
 
 // A server that, on every second request of a connection, closes the connection unanswered: what a

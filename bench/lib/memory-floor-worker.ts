@@ -1,6 +1,6 @@
 // The helper thread of measureMemoryFloor: reads its half of the memory each time it is woken.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { WasmMemory } from '../../server/search/wasm-kernel.js';
+import type { WasmMemory } from '../../server/search/index.js';
 import { C_DONE, C_END, C_GEN, C_START, C_STOP, C_SUM, loadsKernel } from './memory-floor.js';
 
 const { memory, control } = workerData as { memory: WasmMemory; control: Int32Array };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WASM_PAGE, wasm } from '../../server/search/wasm-kernel.js';
+import { WASM_PAGE, wasm } from '../../server/search/index.js';
 import { loadsKernel, measureMemoryFloor } from './memory-floor.js';
 
 describe('memory floor of a scan', () => {

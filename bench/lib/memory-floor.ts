@@ -2,24 +2,8 @@
 // SIMD loads and nothing else. A 2-core VM's memory bandwidth drifts from day to day, so the
 // benchmark measures it in the same run as the search it is compared with.
 import { Worker } from 'node:worker_threads';
-import { compiledBeside } from '../../server/engines/worker-pool.js';
-import {
-  I32,
-  V128,
-  funcBody,
-  i32x4ExtractLane,
-  i8x16Add,
-  name,
-  op,
-  section,
-  uleb,
-  v128Load,
-  vec,
-  sharedMemoryImport,
-  wasmModule,
-} from '../../server/search/wasm-assembler.js';
-import { adviseHugePages } from '../../server/search/huge-pages.js';
-import { WASM_PAGE, wasm, type WasmMemory } from '../../server/search/wasm-kernel.js';
+import { compiledBeside } from '../../server/threads/index.js';
+import { adviseHugePages, WASM_PAGE, wasm, wasmKernelModule, type WasmMemory } from '../../server/search/index.js';
 import { percentile } from './metrics.js';
 
 /** Control words shared with the helper thread. */
@@ -30,32 +14,11 @@ export const C_END = 3;
 export const C_SUM = 4;
 export const C_STOP = 5;
 
-/**
- * (func (export "sum") (param $p i32) (param $end i32) (result i32)): adds every 16 bytes of
- * [p, end) into two i8x16 accumulators, 64 bytes a turn, and returns a lane, so nothing is dead code.
- */
-export function loadsModuleBytes(): Uint8Array {
-  const [p, end, a, b] = [0, 1, 2, 3];
-  const code: number[] = [op.block, op.void, op.loop, op.void];
-  code.push(...op.localGet(p), ...op.localGet(end), op.i32GeU, op.brIf, 1);
-  for (let k = 0; k < 4; k++) {
-    const acc = k % 2 === 0 ? a : b;
-    code.push(...op.localGet(p), ...v128Load(16 * k), ...op.localGet(acc), ...i8x16Add(), ...op.localSet(acc));
-  }
-  code.push(...op.localGet(p), ...op.i32Const(64), op.i32Add, ...op.localSet(p), op.br, 0, op.end, op.end);
-  code.push(...op.localGet(a), ...op.localGet(b), ...i8x16Add(), ...i32x4ExtractLane(0));
-  const types = section(1, [...uleb(1), 0x60, ...vec([[I32], [I32]]), ...vec([[I32]])]);
-  const imports = sharedMemoryImport();
-  const funcs = section(3, vec([uleb(0)]));
-  const exports = section(7, vec([[...name('sum'), 0x00, ...uleb(0)]]));
-  const body = section(10, [...uleb(1), ...funcBody([[2, V128]], code)]);
-  return wasmModule(types, imports, funcs, exports, body);
-}
-
 export type SumOf = (p: number, end: number) => number;
 
 export function loadsKernel(memory: WasmMemory): SumOf {
-  const instance = new wasm.Instance(new wasm.Module(loadsModuleBytes()), { env: { memory } });
+  // server/search/kernels/memory-loads.wat: adds every 16 bytes of [p, end) and returns a lane, so nothing is dead code.
+  const instance = new wasm.Instance(wasmKernelModule('memory-loads'), { env: { memory } });
   return (instance.exports as { sum: SumOf }).sum;
 }
 

@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { homographyFrom, warpPerspective } from '../../server/imaging/homography.js';
-import type { Point } from '../../server/imaging/shapes.js';
+import { homographyFrom, type Point, warpPerspective } from '../../server/imaging/index.js';
 import { Rng } from './synthetic-embeddings.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cosine } from '../../server/matching/similarity.js';
+import { cosine } from '../../server/matching/index.js';
 import { seededRandom } from '../../test/random.js';
 import { openSetOwnPeople, openSetOwnPeopleHalvings, type Photo } from './open-set-own-people.js';
 

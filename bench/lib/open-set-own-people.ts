@@ -1,6 +1,15 @@
-import { identificationThreshold, thresholdForFmr, type ImpostorModel } from '../../server/matching/calibration.js';
-import { centredImpostors, centringShift, centringWeight, galleryCentre } from '../../server/matching/gallery-centre.js';
-import { addInto, meanDirection, normalize } from '../../server/matching/similarity.js';
+import {
+  addInto,
+  centredImpostors,
+  centringShift,
+  centringWeight,
+  galleryCentre,
+  identificationThreshold,
+  type ImpostorModel,
+  meanDirection,
+  normalize,
+  thresholdForFmr,
+} from '../../server/matching/index.js';
 import { seededRandom } from '../../test/random.js';
 import { allPairs, percentile, verificationMetrics, type ScoredPair } from './metrics.js';
 import { openSetAtScale, scoreForConfidence, thresholdForStrangers, type OpenSetAtScale } from './open-set-scale.js';

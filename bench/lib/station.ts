@@ -3,10 +3,9 @@ import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SCOPES } from '../../common/scopes.js';
-import { loadConfig } from '../../server/config/load.js';
-import type { StationConfigInput } from '../../server/config/schema.js';
-import { createLogger } from '../../server/log/logger.js';
-import { startStation, type RunningStation } from '../../server/station.js';
+import { loadConfig, type StationConfigInput } from '../../server/config/index.js';
+import { createLogger } from '../../server/log/index.js';
+import { startStation, type RunningStation } from '../../server/station/index.js';
 import { httpsPost } from './https-post.js';
 
 export interface BenchStation {

@@ -2,8 +2,7 @@
 // directions (the structure every real embedding space has) plus a per-person component, then
 // per-sample noise; one person in a hundred is a near-duplicate ("twin") of the previous one, so the
 // top of a ranking holds close calls, as real galleries do.
-import { EMBEDDING_DIM } from '../../server/engines/face/face-model.js';
-import { fuseDescriptors, IDENTIFICATION_DIM } from '../../server/engines/face/fused-descriptor.js';
+import { EMBEDDING_DIM, fuseDescriptors, IDENTIFICATION_DIM } from '../../server/engines/index.js';
 
 const TABLE_BITS = 16;
 

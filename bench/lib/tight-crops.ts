@@ -1,7 +1,7 @@
 // Faces as integrators send them, made from photos whose face box is known: cropped tight by
 // another detector, filling the frame, small faces enlarged, portraits on a plain background.
 import sharp from 'sharp';
-import type { Box } from '../../server/imaging/shapes.js';
+import type { Box } from '../../server/imaging/index.js';
 import { seededRandom } from '../../test/random.js';
 
 export type CropKind = 'tight' | 'fill' | 'upscaled' | 'portrait';

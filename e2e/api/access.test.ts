@@ -12,13 +12,13 @@ const wrongSecret = (token: string) => `${token.slice(0, 17)}${token.at(17) === 
 describe('no path answers data without a valid token', () => {
   let t: TestStation;
   beforeAll(async () => {
-    // Engines off: authentication comes before any engine, and the gallery is filled through the store.
+    // Engines off: authentication comes before any engine, and the gallery is filled directly.
     t = await startTestStation({
       auth: { maxFailures: 1000, windowSeconds: 60 },
       engines: { face: { enabled: false }, document: { enabled: false } },
     });
     const embedding = Float32Array.from({ length: 128 }, (_, i) => Math.sin(i));
-    t.station.store.enrollPerson('30111222', [{ modelId: 'm', embedding, quality: 90, thumbnail: fixture('face-a.jpg') }], {
+    await t.station.gallery.enroll('30111222', [{ modelId: 'm', embedding, quality: 90, thumbnail: fixture('face-a.jpg') }], {
       replace: false,
     });
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
 import type { BackupsStatus } from '../../common/api/admin-schemas.js';
-import { inspectDatabase } from '../../server/store/sqlite/backup.js';
+import { inspectDatabase } from '../../server/storage/index.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 
@@ -37,11 +37,9 @@ describe('scheduled backups of a station', () => {
     expectEnvelope(await t.post(OPERATIONS.createBackup.path, {}, enrolling), 403);
     // Audited as the same operation the command, the schedule and the desktop record, by its token.
     await vi.waitFor(() =>
-      expect(t!.station.store.listAudit({ limit: 5 }).map((e) => [e.operation, e.tokenName, e.httpStatus])).toContainEqual([
-        'createBackup',
-        'admin-inicial',
-        200,
-      ]),
+      expect(
+        t!.station.store.records.listAudit({ limit: 5 }).map((e) => [e.operation, e.tokenName, e.httpStatus]),
+      ).toContainEqual(['createBackup', 'admin-inicial', 200]),
     );
   });
 

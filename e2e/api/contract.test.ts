@@ -171,7 +171,7 @@ describe('station surface', () => {
   });
 
   it('manages persons in the gallery', async () => {
-    t.station.store.enrollPerson('20333444', [{ modelId: 'm', embedding: new Float32Array(4), quality: 80, thumbnail: null }], {
+    await t.station.gallery.enroll('20333444', [{ modelId: 'm', embedding: new Float32Array(4), quality: 80, thumbnail: null }], {
       replace: false,
     });
     const token = t.token(['enroll']);

@@ -4,12 +4,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
 import { loadConfig } from '../../server/config/load.js';
-import { loadOrCreateDataKey } from '../../server/crypto/data-key.js';
 import { createLogger } from '../../server/log/logger.js';
 import { normalize } from '../../server/matching/similarity.js';
-import { SEARCH_INDEX_DIR } from '../../server/search/open-search-index.js';
-import { startStation } from '../../server/station.js';
-import { openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+import { startStation } from '../../server/station/index.js';
+import { loadOrCreateDataKey, openSqliteStation, SEARCH_INDEX_DIR } from '../../server/storage/index.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { makeClient } from '../helpers/https-client.js';
 import { faceTemplate } from '../helpers/templates.js';
@@ -53,9 +51,10 @@ describe('the search index across restarts', () => {
     const before = await a.post('identify', { template: kitProbe });
     expect(before).toMatchObject({ status: 'IDENTIFY_OK', candidates: [{ idPersona: 'kit' }] });
     // The rows the index keeps (normalised), 32 bytes of each: the snapshot is sealed, none in clear.
-    const rows = ['kit', 'rose'].flatMap((id) =>
-      a.station.store.listSamples(id).map((s) => Buffer.from(normalize(s.embedding).buffer).subarray(0, 32)),
-    );
+    const rows: Buffer[] = [];
+    for (const id of ['kit', 'rose'])
+      for (const s of await a.station.gallery.embeddingsOf(id))
+        rows.push(Buffer.from(normalize(s.embedding).buffer).subarray(0, 32));
     await a.station.close();
     const indexDir = path.join(dataDir, SEARCH_INDEX_DIR);
     const snapshots = readdirSync(indexDir).filter((f) => f.endsWith('.snapshot'));
@@ -77,11 +76,15 @@ describe('the search index across restarts', () => {
     const enrolled = (await stationA.post('enroll', { idPersona: 'kit2', template: await faceTemplate('fr-kit_harington2.jpg') }))
       .status;
     expect(enrolled).toBe('SUCCESS');
-    const samples = stationA.station.store.listSamples('kit2');
+    const samples = await stationA.station.gallery.embeddingsOf('kit2');
     await stationA.station.close();
-    const store = openSqliteStore(dataDir, loadOrCreateDataKey(dataDir, {}));
-    store.deletePerson('kit2');
-    store.enrollPerson('kit3', samples, { replace: true });
+    const store = openSqliteStation(dataDir, loadOrCreateDataKey(dataDir, {}));
+    await store.gallery.deletePerson('kit2');
+    await store.gallery.enroll(
+      'kit3',
+      samples.map((s) => ({ ...s, quality: 80, thumbnail: null })),
+      { replace: true },
+    );
     store.close();
     const c = await start();
     expect(await c.post('identify', { template: kitProbe })).toMatchObject({

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
-import { DATABASE_FILE } from '../../server/store/sqlite/sqlite-store.js';
+import { DATABASE_FILE } from '../../server/storage/index.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 import { faceTemplate } from '../helpers/templates.js';
@@ -58,7 +58,7 @@ describe('deleting a person', () => {
       samplesDeleted: blobs.length / 2,
     });
 
-    expect(t.station.store.listSamples('kit')).toEqual([]);
+    expect(await t.station.gallery.listSamples('kit')).toEqual([]);
     expect(await call('getPerson', { idPersona: 'kit' })).toMatchObject({ status: 'INEXISTENT' });
     expect(await call('verify', { idPersona: 'kit', template: await faceTemplate('fr-kit_harington_test1.jpg') })).toMatchObject({
       status: 'INEXISTENT',

@@ -41,7 +41,7 @@ describe('transport', () => {
     const first = await startTestStation();
     const fingerprint = first.station.fingerprint256;
     await first.station.close();
-    const { startStation } = await import('../../server/station.js');
+    const { startStation } = await import('../../server/station/index.js');
     const { loadConfig } = await import('../../server/config/load.js');
     const { createLogger } = await import('../../server/log/logger.js');
     const again = await startStation(loadConfig({ env: {}, overrides: { dataDir: first.dataDir, port: 0 } }), {

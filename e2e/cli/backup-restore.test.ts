@@ -6,9 +6,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
-import { keyFile, loadOrCreateDataKey, writeKeyFile } from '../../server/crypto/data-key.js';
-import { REPLACED_DIR } from '../../server/store/sqlite/backup.js';
-import { DATABASE_FILE, openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+import {
+  DATABASE_FILE,
+  keyFile,
+  loadOrCreateDataKey,
+  openSqliteStation,
+  REPLACED_DIR,
+  writeKeyFile,
+} from '../../server/storage/index.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation } from '../helpers/station.js';
 import { faceTemplate } from '../helpers/templates.js';
@@ -78,7 +83,7 @@ describe('enrolla backup and restore', () => {
       expect(await b.identify('fr-kit_harington_test1.jpg')).toBe('kit');
       // Rose was enrolled after the backup: not even her own enrollment photo finds her.
       expect(await b.identify('fr-rose_leslie1.jpg')).toBe('NOT_IDENTIFIED');
-      expect(b.station.store.listAudit({ limit: 10 }).map((e) => e.operation)).toContain('restoreBackup');
+      expect(b.station.store.records.listAudit({ limit: 10 }).map((e) => e.operation)).toContain('restoreBackup');
     } finally {
       await b.station.close();
     }
@@ -87,14 +92,12 @@ describe('enrolla backup and restore', () => {
     const [replaced] = readdirSync(path.join(dataDir, REPLACED_DIR));
     const kept = mkdtempSync(path.join(elsewhere, 'kept-'));
     copyFileSync(path.join(dataDir, REPLACED_DIR, replaced!), path.join(kept, DATABASE_FILE));
-    const store = openSqliteStore(kept, loadOrCreateDataKey(dataDir, {}));
-    expect(
-      store
-        .listPersons({ limit: 10, offset: 0 })
-        .persons.map((p) => p.idPersona)
-        .sort(),
-    ).toEqual(['kit', 'rose']);
-    expect(store.listAudit({ limit: 20 }).map((e) => e.operation)).toContain('createBackup');
+    const store = openSqliteStation(kept, loadOrCreateDataKey(dataDir, {}));
+    expect((await store.gallery.listPersons({ limit: 10, offset: 0 })).persons.map((p) => p.idPersona).sort()).toEqual([
+      'kit',
+      'rose',
+    ]);
+    expect(store.records.listAudit({ limit: 20 }).map((e) => e.operation)).toContain('createBackup');
     store.close();
   }, 240_000);
 

@@ -21,7 +21,7 @@ afterAll(async () => {
 
 describe.skipIf(BROWSER_MISSING !== null)('operator console served by the station', () => {
   it('refuses a wrong token with the station’s message, then shows the gallery', async () => {
-    t.station.store.enrollPerson('27123456', [{ modelId: 'm', embedding: new Float32Array(4), quality: 70, thumbnail: null }], {
+    await t.station.gallery.enroll('27123456', [{ modelId: 'm', embedding: new Float32Array(4), quality: 70, thumbnail: null }], {
       replace: false,
     });
     const page = await (await newContext(browser)).newPage();

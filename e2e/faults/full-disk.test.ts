@@ -3,7 +3,7 @@ import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../common/api/operations.js';
-import { DATABASE_FILE } from '../../server/store/sqlite/sqlite-store.js';
+import { DATABASE_FILE } from '../../server/storage/index.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
 import { faceTemplate } from '../helpers/templates.js';
@@ -86,7 +86,8 @@ describe.skipIf(!permitted)('a full disk while enrolling', () => {
     expect(listed.total).toBe(3 + acknowledged.length);
 
     // Every acknowledged enrollment is there, and the file is sound, read by a second connection.
-    for (const id of [...Object.keys(people), ...acknowledged]) expect(t.station.store.listSamples(id).length).toBeGreaterThan(0);
+    for (const id of [...Object.keys(people), ...acknowledged])
+      expect((await t.station.gallery.listSamples(id)).length).toBeGreaterThan(0);
     const db = new Database(path.join(t.dataDir, DATABASE_FILE), { readonly: true });
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.close();

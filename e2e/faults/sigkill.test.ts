@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_FILE, openSqliteStore } from '../../server/store/sqlite/sqlite-store.js';
+import { DATABASE_FILE, openSqliteStation } from '../../server/storage/index.js';
 import { seededRandom } from '../../test/random.js';
 
 const CHILD = new URL('./enroll-child.js', import.meta.url).pathname;
@@ -44,7 +44,7 @@ describe('an enrollment acknowledged is never lost', () => {
   it(`survives ${CYCLES} SIGKILLs at random moments: every acknowledged enrollment present and intact, database sound`, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'enrolla-kill-'));
     const key = randomBytes(32);
-    openSqliteStore(dataDir, key).close();
+    openSqliteStation(dataDir, key).close();
     const random = seededRandom(7);
     const acknowledged: number[] = [];
     let next = 0;
@@ -52,9 +52,9 @@ describe('an enrollment acknowledged is never lost', () => {
       const acked = await enrollUntilKilled(dataDir, key, next, 30 + Math.floor(random() * 250));
       acknowledged.push(...acked);
       next = (acked.at(-1) ?? next) + 1000; // leave room: the killed enrollment may or may not have committed
-      const store = openSqliteStore(dataDir, key);
+      const store = openSqliteStation(dataDir, key);
       for (const i of acked) {
-        const samples = store.listSamples(`p${i}`);
+        const samples = await store.gallery.embeddingsOf(`p${i}`);
         expect(samples, `p${i} acknowledged but missing after SIGKILL ${cycle + 1}`).toHaveLength(1);
         expect(Array.from(samples[0]!.embedding)).toEqual(Array.from(embeddingOf(i)));
       }

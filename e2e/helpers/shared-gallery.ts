@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { openPostgresGallery } from '../../server/gallery/postgres/postgres-gallery.js';
+import { keepInStep } from '../../server/gallery-index/index-sync.js';
+import { openPostgresGallery } from '../../server/storage/index.js';
 import { createLogger } from '../../server/log/logger.js';
-import { EmbeddingIndex } from '../../server/search/embedding-index.js';
+import { EmbeddingIndex } from '../../server/search/index.js';
 import type { postgresForFile } from './postgres.js';
 
 /**
@@ -20,7 +21,7 @@ export async function freshSharedGallery(
     station: 'w',
     pruneEveryMs: 3_600_000,
   });
-  await writer.attach(new EmbeddingIndex(o.dim), o.model);
+  await keepInStep(writer, new EmbeddingIndex(o.dim), o.model);
   const sql = new pg.Client({ connectionString: url });
   await sql.connect();
   postgres.defer(

@@ -5,7 +5,7 @@ import type { Scope } from '../../common/scopes.js';
 import { loadConfig } from '../../server/config/load.js';
 import type { StationConfigInput } from '../../server/config/schema.js';
 import { createLogger } from '../../server/log/logger.js';
-import { startStation, type RunningStation, type StationOptions } from '../../server/station.js';
+import { startStation, type RunningStation, type StationOptions } from '../../server/station/index.js';
 import { makeClient } from './https-client.js';
 
 export interface TestStation {

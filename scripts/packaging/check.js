@@ -53,7 +53,12 @@ function filesUnder(dir, base = dir) {
 export async function checkPackaging({ work = mkdtempSync(path.join(tmpdir(), 'enrolla-package-')), log = () => {} } = {}) {
   const problems = [];
   const facts = { work };
-  for (const built of ['dist/main/main.js', 'dist/main/preload.cjs', 'dist/server/station.js', 'dist/renderer/index.html']) {
+  for (const built of [
+    'dist/main/main.js',
+    'dist/main/preload.cjs',
+    'dist/server/station/index.js',
+    'dist/renderer/index.html',
+  ]) {
     if (!existsSync(path.join(root, built))) problems.push(`falta ${built}: ejecute npm run build`);
   }
   if (problems.length) return { problems, facts };
@@ -95,7 +100,7 @@ export async function checkPackaging({ work = mkdtempSync(path.join(tmpdir(), 'e
     '/dist/main/main.js',
     '/dist/main/shell.js',
     '/dist/main/preload.cjs',
-    '/dist/server/station.js',
+    '/dist/server/station/index.js',
     '/dist/common/envelope.js',
     '/dist/renderer/index.html',
     '/node_modules/better-sqlite3/package.json',

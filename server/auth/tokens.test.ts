@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openSqliteStation } from '../storage/index.js';
 import { FailedAuthThrottle } from './throttle.js';
 import { TokenService } from './tokens.js';
 
 describe('API tokens', () => {
   it('authenticates a fresh token, refuses malformed, unknown and revoked ones', () => {
-    const tokens = new TokenService(openSqliteStore(mkdtempSync(path.join(tmpdir(), 'enrolla-tok-')), randomBytes(32)));
+    const tokens = new TokenService(openSqliteStation(mkdtempSync(path.join(tmpdir(), 'enrolla-tok-')), randomBytes(32)).records);
     const { token, info } = tokens.create('recepción', ['verify']);
     expect(token).toMatch(/^enr_[A-Za-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
     for (let i = 0; i < 200; i++) expect(tokens.create(`t${i}`, ['verify']).info.id).toMatch(/^[A-Za-z0-9]{12}$/);
@@ -26,8 +26,8 @@ describe('API tokens', () => {
 
   it('never stores the token itself', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-tok-'));
-    const store = openSqliteStore(dir, randomBytes(32));
-    const { token } = new TokenService(store).create('x', ['admin']);
+    const store = openSqliteStation(dir, randomBytes(32));
+    const { token } = new TokenService(store.records).create('x', ['admin']);
     store.close();
     const secret = token.slice(-43);
     const files = ['enrolla.db', 'enrolla.db-wal'].map((f) => {

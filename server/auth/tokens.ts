@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { TokenInfo } from '../../common/api/admin-schemas.js';
 import type { Scope } from '../../common/scopes.js';
-import { StoreError, type StationStore, type TokenRecord } from '../store/store.js';
+import { StoreError, type TokenRecord, type TokenStore } from '../storage/index.js';
 
 /**
  * API tokens look like `enr_<id:12>_<secret:43>`: the id finds the row, the secret is only
@@ -18,7 +18,7 @@ export type AuthResult = { ok: true; token: TokenRecord } | { ok: false; failure
 export class TokenService {
   private readonly lastTouched = new Map<string, number>();
 
-  constructor(private readonly store: StationStore) {}
+  constructor(private readonly store: TokenStore) {}
 
   create(name: string, scopes: readonly Scope[]): { token: string; info: TokenInfo } {
     const id = alphanumericId(12);

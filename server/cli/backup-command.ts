@@ -1,9 +1,17 @@
 import path from 'node:path';
-import { loadConfig } from '../config/load.js';
-import { DATA_KEY_ENV, loadDataKey, readKeyFile } from '../crypto/data-key.js';
-import { restoreWithKeyFile } from '../crypto/restore-key.js';
-import { appendLocalAudit, backupDatabase, restoreDatabase, stampedName, type DatabaseSummary } from '../store/sqlite/backup.js';
-import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
+import { loadConfig } from '../config/index.js';
+import {
+  appendLocalAudit,
+  backupDatabase,
+  DATA_KEY_ENV,
+  DATABASE_FILE,
+  type DatabaseSummary,
+  loadDataKey,
+  readKeyFile,
+  restoreDatabase,
+  restoreWithKeyFile,
+  stampedName,
+} from '../storage/index.js';
 
 /** Backups and restores are of a station's own SQLite file; a fleet's gallery is PostgreSQL's to back up. */
 function sqliteStation(options: { dataDir?: string }) {

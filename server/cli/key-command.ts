@@ -1,12 +1,14 @@
 import path from 'node:path';
-import pg from 'pg';
-import { loadConfig } from '../config/load.js';
-import { DATA_KEY_ENV, dataKeyFromEnv, PREVIOUS_DATA_KEY_ENV } from '../crypto/data-key.js';
-import { rotateDataKey } from '../crypto/rotate-key.js';
-import { migrate } from '../gallery/postgres/migrations.js';
-import { rotateFleetKey } from '../gallery/postgres/rotate-fleet-key.js';
-import { DATABASE_FILE } from '../store/sqlite/sqlite-store.js';
-import { assertDatabaseNotInUse } from '../store/sqlite/station-lock.js';
+import { loadConfig } from '../config/index.js';
+import {
+  assertDatabaseNotInUse,
+  DATA_KEY_ENV,
+  DATABASE_FILE,
+  dataKeyFromEnv,
+  PREVIOUS_DATA_KEY_ENV,
+  rotateDataKey,
+  rotateFleetKeyAt,
+} from '../storage/index.js';
 
 export async function runKeyRotate(options: { dataDir?: string }): Promise<void> {
   const config = loadConfig({ overrides: { dataDir: options.dataDir } });
@@ -29,15 +31,8 @@ async function rotateSharedGallery(url: string): Promise<void> {
       `galería compartida: dé la clave nueva en ${DATA_KEY_ENV} y la actual en ${PREVIOUS_DATA_KEY_ENV}, como ya las tiene cada estación de la flota (docs/fleet-gallery.md)`,
     );
   }
-  const client = new pg.Client({ connectionString: url, application_name: 'enrolla-key-rotate' });
-  await client.connect();
-  try {
-    await migrate(client);
-    const { resealed, already } = await rotateFleetKey(client, [to, from], to);
-    process.stdout.write(
-      `Galería compartida: la flota cifra ahora con la clave nueva; ${resealed} valores cifrados de nuevo, ${already} muestras ya lo estaban. Quite ${PREVIOUS_DATA_KEY_ENV} de cada estación.\n`,
-    );
-  } finally {
-    await client.end();
-  }
+  const { resealed, already } = await rotateFleetKeyAt(url, [to, from], to);
+  process.stdout.write(
+    `Galería compartida: la flota cifra ahora con la clave nueva; ${resealed} valores cifrados de nuevo, ${already} muestras ya lo estaban. Quite ${PREVIOUS_DATA_KEY_ENV} de cada estación.\n`,
+  );
 }

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { buildOpenApiDocument } from '../openapi/document.js';
+import { buildOpenApiDocument } from '../http/index.js';
 
 export function serializeOpenApi(): string {
   return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;

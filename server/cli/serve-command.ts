@@ -1,5 +1,5 @@
-import { loadConfig } from '../config/load.js';
-import { startStation } from '../station.js';
+import { loadConfig } from '../config/index.js';
+import { startStation } from '../station/index.js';
 
 interface ServeOptions {
   dataDir?: string;

@@ -1,14 +1,13 @@
 import type { Scope } from '../../common/scopes.js';
-import { TokenService } from '../auth/tokens.js';
-import { loadConfig } from '../config/load.js';
-import { loadOrCreateDataKey } from '../crypto/data-key.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { TokenService } from '../auth/index.js';
+import { loadConfig } from '../config/index.js';
+import { loadOrCreateDataKey, openSqliteStation } from '../storage/index.js';
 
 function withTokens<T>(dataDir: string | undefined, fn: (tokens: TokenService) => T): T {
   const config = loadConfig({ overrides: { dataDir } });
-  const store = openSqliteStore(config.dataDir, loadOrCreateDataKey(config.dataDir));
+  const store = openSqliteStation(config.dataDir, loadOrCreateDataKey(config.dataDir));
   try {
-    return fn(new TokenService(store));
+    return fn(new TokenService(store.records));
   } finally {
     store.close();
   }

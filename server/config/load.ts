@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { formatIssues } from '../http/validation.js';
+import { formatIssues } from '../domain/index.js';
 import { configSchema, type StationConfig } from './schema.js';
 
 export class ConfigError extends Error {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SINGLE_FRAME_POLICIES } from '../../common/api/face-schemas.js';
-import { CHANGE_RETENTION_DAYS } from '../gallery/postgres/prune-changes.js';
-import { RESIDENT_FLOATS_MIB } from '../search/vector-store.js';
+import { CHANGE_RETENTION_DAYS } from '../storage/index.js';
+import { RESIDENT_FLOATS_MIB } from '../search/index.js';
 
 /**
  * Station settings; docs/configuration.md lists each with its environment variable. A section

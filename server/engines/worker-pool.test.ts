@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DocumentEngine } from './document/document-engine.js';
 import { FaceEngine } from './face/face-engine.js';
 import { IdleWorkers } from './idle-workers.js';
-import { compiledBeside, WorkerPool } from './worker-pool.js';
+import { compiledBeside } from '../threads/worker-script.js';
+import { WorkerPool } from './worker-pool.js';
 
 // A worker whose task is one step it cannot be interrupted in (as a network's load or run is),
 // ended the way the engines' workers are (worker-exit.ts).

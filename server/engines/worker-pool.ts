@@ -1,8 +1,5 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import { packageRoot } from '../version.js';
 import type { IdleWorkers } from './idle-workers.js';
 import { EXIT_REQUEST } from './worker-exit.js';
 
@@ -17,22 +14,6 @@ export class FrameDecodeError extends Error {
   ) {
     super(`imagen ${frameIndex + 1}: ${reason}`);
   }
-}
-
-/**
- * A worker's script: compiled JavaScript beside the engine module, or the copy in dist/ when the
- * engine itself runs from TypeScript sources (tests), since a Worker cannot load .ts.
- */
-export function workerScript(engineModuleUrl: string, name: string): string {
-  return compiledBeside(engineModuleUrl, path.join('worker', `${name}.js`));
-}
-
-/** A module a worker thread imports (`file`, relative to the caller's module), compiled, as workerScript finds it. */
-export function compiledBeside(moduleUrl: string, file: string): string {
-  const here = fileURLToPath(moduleUrl);
-  if (here.endsWith('.js')) return path.join(path.dirname(here), file);
-  const relative = path.relative(packageRoot(), path.dirname(here));
-  return path.join(packageRoot(), 'dist', relative, file);
 }
 
 export class EngineBusyError extends Error {

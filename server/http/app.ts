@@ -6,21 +6,22 @@ import { OPERATIONS, PUBLIC_PATHS } from '../../common/api/operations.js';
 import { MAX_BODY_BYTES } from '../../common/limits.js';
 import type { StationConfig } from '../config/schema.js';
 import type { Logger } from '../log/logger.js';
-import { buildOpenApiDocument } from '../openapi/document.js';
-import { renderDocsPage } from '../openapi/docs-page.js';
-import { StoreError, type StationStore } from '../store/store.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { renderDocsPage } from './openapi/docs-page.js';
+import { type AuditLog, StoreError } from '../storage/index.js';
 import { FailedAuthThrottle } from '../auth/throttle.js';
 import type { TokenService } from '../auth/tokens.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../domain/index.js';
 import { createAuthenticator } from './authenticate.js';
-import { operationRoute, type OperationHandlers } from './operation-route.js';
+import type { OperationHandlers } from '../operations/index.js';
+import { operationRoute } from './operation-route.js';
 import { crossOrigin, MODEL_ROUTE, modelFiles } from './model-files.js';
 import { sendFailure, sendSuccess } from './respond.js';
 import { securityHeaders } from './security-headers.js';
 
 export interface AppDeps {
   config: StationConfig;
-  store: StationStore;
+  audit: AuditLog;
   tokens: TokenService;
   logger: Logger;
   handlers: OperationHandlers;
@@ -50,7 +51,7 @@ export function createApp(deps: AppDeps): Express {
     deps.tokens,
     new FailedAuthThrottle(deps.config.auth.maxFailures, deps.config.auth.windowSeconds * 1000),
   );
-  const routeDeps = { authenticator, store: deps.store, validateResponses: deps.validateResponses ?? false };
+  const routeDeps = { authenticator, audit: deps.audit, validateResponses: deps.validateResponses ?? false };
   for (const spec of Object.values(OPERATIONS)) {
     const handler = (deps.handlers as Record<string, never>)[spec.id];
     app.all(spec.path, ...operationRoute(spec, handler, routeDeps));

@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express';
 import type { Scope } from '../../common/scopes.js';
 import type { AuthFailure, TokenService } from '../auth/tokens.js';
 import type { FailedAuthThrottle } from '../auth/throttle.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../domain/index.js';
+import { HttpError } from './http-error.js';
 
 const FAILURE_TEXT: Record<AuthFailure, string> = {
   missing: "Falta la cabecera 'Authorization: Bearer <token>'.",
@@ -31,10 +32,10 @@ export function createAuthenticator(tokens: TokenService, throttle: FailedAuthTh
             throw new ApiError(
               'TOO_MANY_REQUESTS',
               `Demasiados intentos de autenticación fallidos desde esta dirección; reintente en ${wait} s con un token válido.`,
-              { 'Retry-After': String(wait) },
+              wait,
             );
           }
-          throw new ApiError('UNAUTHENTICATED', FAILURE_TEXT[result.failure], {
+          throw new HttpError('UNAUTHENTICATED', FAILURE_TEXT[result.failure], {
             'WWW-Authenticate': `Bearer realm="enrolla"${result.failure === 'missing' ? '' : ', error="invalid_token"'}`,
           });
         }

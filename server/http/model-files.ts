@@ -1,6 +1,6 @@
 import path from 'node:path';
 import express, { type RequestHandler } from 'express';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../domain/index.js';
 
 /**
  * The browser capture components' models, served by the station itself (`/modelos/human/…`,

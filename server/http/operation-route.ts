@@ -1,38 +1,19 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { OperationId, OperationSpec, ParsedRequestOf, ResponseOf } from '../../common/api/operations.js';
+import type { OperationId, OperationSpec, ParsedRequestOf } from '../../common/api/operations.js';
 import { isException } from '../../common/api/exception.js';
 import { MAX_BODY_BYTES } from '../../common/limits.js';
 import { decodeTemplate, TemplateError, type DecodedTemplate } from '../../common/uitemplate/index.js';
 import type { Logger } from '../log/logger.js';
-import type { StationStore, TokenRecord } from '../store/store.js';
-import { ApiError } from './api-error.js';
+import type { AuditLog, TokenRecord } from '../storage/index.js';
+import { ApiError, formatIssues } from '../domain/index.js';
+import { HttpError } from './http-error.js';
+import type { OperationHandler } from '../operations/index.js';
 import type { Authenticator } from './authenticate.js';
 import { sendSuccess } from './respond.js';
-import { formatIssues } from './validation.js';
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-export interface OperationContext<K extends OperationId> {
-  txId: string;
-  request: ParsedRequestOf<K>;
-  /** The request's UITemplates, decoded and verified, by field name. */
-  templates: Record<string, DecodedTemplate>;
-  token: TokenRecord;
-  log: Logger;
-}
-
-/** What a handler answers: the route adds the transaction id and `exception`, which follows from the status. */
-export type OperationResult<K extends OperationId> = DistributiveOmit<ResponseOf<K>, 'txId' | 'exception'>;
-
-export type OperationHandler<K extends OperationId> = (
-  ctx: OperationContext<K>,
-) => Promise<OperationResult<K>> | OperationResult<K>;
-
-export type OperationHandlers = { [K in OperationId]?: OperationHandler<K> };
 
 export interface OperationRouteDeps {
   authenticator: Authenticator;
-  store: StationStore;
+  audit: AuditLog;
   /** Check each answer against its schema (tests), so the documentation cannot drift from behaviour. */
   validateResponses: boolean;
 }
@@ -50,7 +31,7 @@ export function operationRoute<K extends OperationId>(
 ): RequestHandler[] {
   const onlyPost: RequestHandler = (req, res, next) => {
     if (req.method === 'POST') return next();
-    throw new ApiError('METHOD_NOT_ALLOWED', `El método ${req.method} no está permitido en ${spec.path}; use POST.`, {
+    throw new HttpError('METHOD_NOT_ALLOWED', `El método ${req.method} no está permitido en ${spec.path}; use POST.`, {
       Allow: 'POST',
     });
   };
@@ -107,7 +88,7 @@ export function operationRoute<K extends OperationId>(
       const token = res.locals.token as TokenRecord | undefined;
       if (!token) return; // unauthenticated attempts are logged, not audited (the table must not be fillable by strangers)
       try {
-        deps.store.appendAudit({
+        deps.audit.appendAudit({
           at: new Date().toISOString(),
           txId: res.locals.txId as string,
           operation: spec.id,

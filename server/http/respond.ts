@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { failureEnvelope, successEnvelope } from '../../common/envelope.js';
-import type { ApiError } from './api-error.js';
+import type { ApiError } from '../domain/index.js';
+import { httpAnswerOf } from './http-error.js';
 
 export function sendSuccess(res: Response, data: unknown): void {
   res.status(200).json(successEnvelope(data));
@@ -8,6 +9,7 @@ export function sendSuccess(res: Response, data: unknown): void {
 
 export function sendFailure(res: Response, error: ApiError): void {
   if (res.headersSent) return;
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.status(error.status).json(failureEnvelope(error.status, error.descripcion));
+  const { status, headers } = httpAnswerOf(error);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.status(status).json(failureEnvelope(status, error.descripcion));
 }

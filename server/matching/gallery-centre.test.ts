@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gaussian, seededRandom } from '../../test/random.js';
-import { EmbeddingIndex } from '../search/embedding-index.js';
+import { EmbeddingIndex } from '../search/index.js';
 import {
   CENTRE_PRIOR_SAMPLES,
   CENTRING_SHARE,

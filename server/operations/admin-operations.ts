@@ -1,8 +1,8 @@
 import type { TokenService } from '../auth/tokens.js';
 import type { StationConfig } from '../config/schema.js';
 import { thresholdForFmr } from '../matching/calibration.js';
-import type { OperationHandlers } from '../http/operation-route.js';
-import type { StationStore } from '../store/store.js';
+import type { OperationHandlers } from './operation-handler.js';
+import type { AuditLog } from '../storage/index.js';
 import type { BackupsStatus } from '../../common/api/admin-schemas.js';
 
 export interface StationInfo {
@@ -22,12 +22,12 @@ export interface StationInfo {
 const LOOPBACK = /^(127\.|::1$|localhost$)/;
 
 /** Tokens, audit log and station status, for holders of the `admin` scope. */
-export function adminOperations(store: StationStore, tokens: TokenService, info: StationInfo): OperationHandlers {
+export function adminOperations(audit: AuditLog, tokens: TokenService, info: StationInfo): OperationHandlers {
   return {
     createToken: ({ request }) => ({ status: 'SUCCESS', ...tokens.create(request.name, request.scopes) }),
     listTokens: () => ({ status: 'SUCCESS', tokens: tokens.list() }),
     revokeToken: ({ request }) => ({ status: tokens.revoke(request.id) ? 'SUCCESS' : 'INEXISTENT' }),
-    listAudit: ({ request }) => ({ status: 'SUCCESS', entries: store.listAudit(request) }),
+    listAudit: ({ request }) => ({ status: 'SUCCESS', entries: audit.listAudit(request) }),
     stationStatus: async () => ({
       status: 'SUCCESS',
       version: info.version,

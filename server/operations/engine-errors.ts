@@ -1,5 +1,5 @@
 import { EngineBusyError, FrameDecodeError } from '../engines/worker-pool.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../domain/index.js';
 
 /**
  * Engine failures as the client should see them: an image no decoder can read is an invalid
@@ -12,7 +12,6 @@ export function engineError(error: unknown, field?: string): unknown {
       field ? `Solicitud inválida: campo '${field}': ${error.message}.` : `Template inválido: ${error.message}`,
     );
   }
-  if (error instanceof EngineBusyError)
-    return new ApiError('UNAVAILABLE', `Estación ocupada: ${error.message}.`, { 'Retry-After': '2' });
+  if (error instanceof EngineBusyError) return new ApiError('UNAVAILABLE', `Estación ocupada: ${error.message}.`, 2);
   return error;
 }

@@ -1,7 +1,7 @@
-import type { Gallery } from '../gallery/gallery.js';
-import type { OperationHandlers } from '../http/operation-route.js';
+import type { Gallery } from '../storage/index.js';
+import type { OperationHandlers } from './operation-handler.js';
 
-/** Listing, reading and deleting persons: gallery only, no engine needed (the gallery keeps the index in step). */
+/** Listing, reading and deleting persons: gallery only, no engine needed (the index follows the gallery: index-sync.ts). */
 export function galleryOperations(gallery: Gallery): OperationHandlers {
   return {
     listPersons: async ({ request }) => ({

@@ -4,13 +4,15 @@
 // (QuantizedEmbeddingIndex.bulkLoader). The opening and the coding then share both cores.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { addInto } from '../matching/similarity.js';
-import type { OpenedBatchSink } from '../store/store.js';
+import type { OpenedBatchSink } from '../threads/batch-sink.js';
 import { RowCipher } from './row-cipher.js';
 import { type CodeLayout, coderSpaceAt, coderSpaceBytes, RowWriter } from './row-writer.js';
-import type { WasmMemory } from './wasm-kernel.js';
+import type { WasmMemory, WasmModule } from './wasm-kernel.js';
 
 export interface BulkCodeData {
   memory: WasmMemory;
+  /** The row coder, compiled (kernels/row-coder.wat). */
+  coder: WasmModule;
   layout: CodeLayout;
   /** `spaces` working spaces of bulkSpaceBytes each from `spacesAt`, claimed by counters[1]. */
   spacesAt: number;
@@ -54,7 +56,7 @@ export function openedBatchSink(data: BulkCodeData): OpenedBatchSink {
   const at = data.spacesAt + space * bulkSpaceBytes(dpad);
   const staging = at + coderSpaceBytes(dpad);
   const blockBytes = pairs * 16;
-  const writer = new RowWriter(data.memory, coderSpaceAt(at, dpad), dim, dpad);
+  const writer = new RowWriter(data.memory, coderSpaceAt(at, dpad), dim, dpad, data.coder);
   const cipher = data.cipher ? new RowCipher(Buffer.from(data.cipher.key), Buffer.from(data.cipher.nonce), dim * 4) : undefined;
 
   const claim = (n: number): number => {

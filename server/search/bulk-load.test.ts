@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gaussian, seededRandom as rng } from '../../test/random.js';
 import { normalize } from '../matching/similarity.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { StationStore } from '../store/store.js';
+import { openSqliteStation, type SqliteGallery } from '../storage/index.js';
 import { EmbeddingIndex } from './embedding-index.js';
 import { QuantizedEmbeddingIndex } from './quantized-index.js';
 import { searchIndexKey } from './row-cipher.js';
@@ -28,34 +27,34 @@ function near(r: () => number, base: Float32Array, sigma: number): Float32Array 
  * 2,600 persons of 1 to 3 samples, a seventh of them deleted: the store's batches (ranges of
  * sample ids) then hold numbers of rows that are not multiples of 32.
  */
-function gallery(): { dir: string; store: StationStore; probes: Float32Array[] } {
+async function gallery(): Promise<{ dir: string; store: SqliteGallery; probes: Float32Array[] }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'enrolla-bulk-'));
   dirs.push(dir);
   const r = rng(11);
-  const store = openSqliteStore(dir, key);
+  const store = openSqliteStation(dir, key).gallery;
   const probes: Float32Array[] = [];
   for (let p = 0; p < 2600; p++) {
     const base = Float32Array.from({ length: DIM }, () => gaussian(r));
     const samples = Array.from({ length: 1 + (p % 3) }, () => near(r, base, 0.4));
-    store.enrollPerson(
+    await store.enroll(
       `p${p}`,
       samples.map((embedding) => ({ modelId: MODEL, embedding, quality: 80, thumbnail: null })),
       { replace: true },
     );
-    if (p % 7 === 3) store.deletePerson(`p${p}`);
+    if (p % 7 === 3) await store.deletePerson(`p${p}`);
     else if (p % 13 === 0) probes.push(near(r, base, 0.5));
   }
   return { dir, store, probes };
 }
 
-function exactFor(store: StationStore): EmbeddingIndex {
+function exactFor(store: SqliteGallery): EmbeddingIndex {
   const exact = new EmbeddingIndex(DIM);
-  store.forEachEmbedding(MODEL, (id, e) => exact.add(id, e));
+  store.feed.forEachEmbedding(MODEL, (id, e) => exact.add(id, e));
   return exact;
 }
 
 /** An index loaded through bulkLoader from the store's stream; counts the rows coded on the store's threads. */
-async function bulkLoaded(store: StationStore, dir: string, options: { sealed: boolean; reserve?: number; part?: number }) {
+async function bulkLoaded(store: SqliteGallery, dir: string, options: { sealed: boolean; reserve?: number; part?: number }) {
   const index = await QuantizedEmbeddingIndex.create(options.part ?? DIM, {
     threads: 2,
     firstPass: 32,
@@ -65,15 +64,19 @@ async function bulkLoaded(store: StationStore, dir: string, options: { sealed: b
   });
   const bulk = index.bulkLoader()!;
   const rows = { coded: 0, floats: 0 };
-  await store.streamEmbeddings!(
-    MODEL,
-    (ids, embeddings, coded) => {
-      rows[coded === undefined ? 'floats' : 'coded'] += ids.length;
-      bulk.take(ids, embeddings, coded);
+  await store.feed.readAll(MODEL, {
+    add: () => {
+      throw new Error('every batch goes to the bulk loader');
     },
-    (atMost) => bulk.sink(options.reserve ?? atMost),
-  );
-  bulk.finish();
+    bulk: () => ({
+      sink: (atMost) => bulk.sink(options.reserve ?? atMost),
+      take: (ids, embeddings, coded) => {
+        rows[coded === undefined ? 'floats' : 'coded'] += ids.length;
+        bulk.take(ids, embeddings, coded);
+      },
+      finish: bulk.finish,
+    }),
+  });
   return { index, rows };
 }
 
@@ -92,8 +95,14 @@ function expectSameAnswers(index: QuantizedEmbeddingIndex, exact: EmbeddingIndex
 }
 
 describe('QuantizedEmbeddingIndex.bulkLoader', () => {
-  const { dir, store, probes } = gallery();
-  const exact = exactFor(store);
+  let dir: string;
+  let store: SqliteGallery;
+  let probes: Float32Array[];
+  let exact: EmbeddingIndex;
+  beforeAll(async () => {
+    ({ dir, store, probes } = await gallery());
+    exact = exactFor(store);
+  });
 
   it('gives the exact top-10, ids and scores, with every row coded on the threads that opened it, sealed or not', async () => {
     for (const sealed of [false, true]) {
@@ -108,7 +117,7 @@ describe('QuantizedEmbeddingIndex.bulkLoader', () => {
   it('with `prefix`, codes the leading part of each stored row on the store’s threads, with the answers of those parts', async () => {
     const part = 200;
     const leading = new EmbeddingIndex(part);
-    store.forEachEmbedding(MODEL, (id, e) => leading.add(id, e.subarray(0, part)));
+    store.feed.forEachEmbedding(MODEL, (id, e) => leading.add(id, e.subarray(0, part)));
     const { index, rows } = await bulkLoaded(store, dir, { sealed: true, part });
     expect(rows).toEqual({ coded: leading.sampleCount, floats: 0 });
     expect([index.personCount, index.sampleCount]).toEqual([leading.personCount, leading.sampleCount]);

@@ -73,8 +73,8 @@ export type ScanKernel = Pick<Kernel, 'scanI8' | 'scanI4' | 'scanFS' | 'scoreI4L
 
 /**
  * `kernel` with its 2-bit fast scan (where `pairs` > 0) and its list scoring (where `stride`, the
- * padded dimension, is a multiple of 64) done by the addon. Self-contained (the scan worker gets
- * its source through `toString()`): a view of the memory is made again only after it grew.
+ * padded dimension, is a multiple of 64) done by the addon, on the caller's thread and in the scan
+ * worker alike: a view of the memory is made again only after it grew.
  */
 export function withNativeKernel(
   kernel: ScanKernel,

@@ -2,7 +2,7 @@
 // own adds, and by the threads that code a start-up rebuild's batches (bulk-code-sink.ts), each
 // with its own working space in the same shared memory.
 import { rowCoder, type RowCoder } from './wasm-row-coder.js';
-import type { WasmMemory } from './wasm-kernel.js';
+import type { WasmMemory, WasmModule } from './wasm-kernel.js';
 
 /** 2-bit levels -3, -1, 1, 3 (code 0..3); the thresholds of the 4-level Lloyd-Max quantiser of a gaussian. */
 const T2 = 0.9816;
@@ -68,8 +68,10 @@ export class RowWriter {
     private readonly space: CoderSpace,
     private readonly dim: number,
     dpad: number,
+    /** The coder's compiled module, where this thread has it already (rowCoder). */
+    coderModule?: WasmModule,
   ) {
-    this.coder = rowCoder(dpad, memory);
+    this.coder = rowCoder(dpad, memory, coderModule);
   }
 
   /** Views renewed after the memory grows (getting `memory.buffer` is not free). */

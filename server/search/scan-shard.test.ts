@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom as rng } from '../../test/random.js';
-import { scanShard } from './scan-shard.js';
+import { scanShard, selectNth } from './scan-shard.js';
 import type { Kernel } from './wasm-kernel.js';
 
 /** A kernel over plain scores (row r scores `scores[r]`), writing (row, score) pairs as the WebAssembly ones do. */
@@ -60,5 +60,24 @@ describe('scanShard', () => {
     expect(run(scores, 0, 40_000, 300)).toEqual(topRows(scores, 0, 40_000, 300, -Infinity));
     // The guess (the first block's best share) lies above every later row: most of the best 2,000 lie after it.
     expect(run(scores, 0, 40_000, 2_000)).toEqual(topRows(scores, 0, 40_000, 2_000, -Infinity));
+  });
+});
+
+describe('selectNth', () => {
+  it('finds the k-th smallest value and leaves no larger value before it, duplicates included', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(rnd() * 300);
+      // Few distinct values in some rounds: ties are the hard case for the partition.
+      const levels = round % 2 ? 5 : 1000;
+      const a = Float32Array.from({ length: n }, () => Math.floor(rnd() * levels) - levels / 2);
+      const sorted = a.slice().sort();
+      const k = Math.floor(rnd() * n);
+      const copy = a.slice();
+      expect(selectNth(copy, k)).toBe(sorted[k]);
+      for (let i = 0; i < k; i++) expect(copy[i]).toBeLessThanOrEqual(sorted[k]!);
+      expect(copy.slice().sort()).toEqual(sorted);
+    }
   });
 });

@@ -2,8 +2,7 @@ import type { Kernel } from './wasm-kernel.js';
 
 /**
  * The int8 scan of one shard, keeping the `keep` rows of highest approximate score (exactly those,
- * ties aside). Self-contained on purpose (no closure; it calls only `selectNth` below and itself):
- * the scan worker gets both sources through `toString()`, so the caller's thread and the worker
+ * ties aside). The scan worker (scan-worker.ts) imports it too: the caller's thread and the worker
  * run the same code.
  *
  * `mode`: 0 scans int8 rows (scanI8), 1 the 4-bit codes (scanI4), 2 the 2-bit fast-scan blocks

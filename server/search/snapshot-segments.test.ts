@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compiledBeside } from '../engines/worker-pool.js';
+import { compiledBeside } from '../threads/worker-script.js';
 import { IndexIntegrityError } from './index-files.js';
 import type { SnapshotOpenData } from './snapshot-open-worker.js';
 import { awaitSegments, claimSegments, segmentControl, segmentsOf, TAG_BYTES, writeSealedSegment } from './snapshot-segments.js';

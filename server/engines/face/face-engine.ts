@@ -1,7 +1,8 @@
 import { cpus } from 'node:os';
 import type { TemplateFrame } from '../../../common/uitemplate/index.js';
 import { IdleWorkers } from '../idle-workers.js';
-import { EngineFailedError, FrameDecodeError, WorkerPool, workerScript, type PoolState } from '../worker-pool.js';
+import { EngineFailedError, FrameDecodeError, WorkerPool, type PoolState } from '../worker-pool.js';
+import { workerScript } from '../../threads/worker-script.js';
 import { FACE_MODEL_ID } from './face-model.js';
 import { onnxRuntime } from '../onnx/onnx-session.js';
 import type { NetworkRuntimeSetting } from './native/descriptor-nets.js';

@@ -2,9 +2,11 @@
 
 import type { Box, Point } from '../../imaging/shapes.js';
 import type { WarmUpReport } from '../warm-up.js';
-import type { NetworkRuntime } from './native/descriptor-nets.js';
 
 export type { Box, Point };
+
+/** Where the recognition networks run: onnxruntime's native CPU kernels, or tfjs's WASM backend. */
+export type NetworkRuntime = 'native' | 'wasm';
 
 export interface AnalyzeOptions {
   /** Compute the recognition embedding of the major face. */

@@ -10,13 +10,13 @@ import type { SideReading } from '../../engines/document/read-card-side.js';
 import { MATCHING_ANALYSIS } from '../../engines/face/analyze-options.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { AnalyzeOptions } from '../../engines/face/types.js';
-import { ApiError } from '../../http/api-error.js';
-import type { OperationHandlers } from '../../http/operation-route.js';
+import { ApiError } from '../../domain/index.js';
+import type { OperationHandlers } from '../operation-handler.js';
 import { engineError } from '../engine-errors.js';
 import { confidenceOf, falseAcceptProbability, thresholdForFmr } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
 import { selectFrames } from '../face/frame-selection.js';
-import type { FaceMatchingPolicy } from '../face/face-operations.js';
+import type { FaceMatchingPolicy } from '../face/face-context.js';
 import { ResultCache } from '../result-cache.js';
 import { documentInfoOf, mismatchedFields, mrzResultOf, pdf417ResultOf, sideOf } from './dni-result.js';
 

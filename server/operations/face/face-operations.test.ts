@@ -7,15 +7,13 @@ import { gaussian, seededRandom } from '../../../test/random.js';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { FrameAnalysis, MajorFace } from '../../engines/face/types.js';
-import type { Gallery } from '../../gallery/gallery.js';
-import { sqliteGallery } from '../../gallery/sqlite-gallery.js';
-import type { OperationContext, OperationHandlers } from '../../http/operation-route.js';
+import { keepInStep } from '../../gallery-index/index-sync.js';
+import type { OperationContext, OperationHandlers } from '../operation-handler.js';
 import { createLogger } from '../../log/logger.js';
 import { confidenceOf, type ImpostorModel } from '../../matching/calibration.js';
 import { normalize } from '../../matching/similarity.js';
-import { EmbeddingIndex } from '../../search/embedding-index.js';
-import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
-import type { StationStore } from '../../store/store.js';
+import { EmbeddingIndex } from '../../search/index.js';
+import { type Gallery, openSqliteStation, type SqliteStation } from '../../storage/index.js';
 import { faceOperations, type FaceMatchingPolicy } from './face-operations.js';
 
 // Identification and duplicate search score against the gallery of the moment: half the probe's
@@ -64,7 +62,7 @@ function analysisOf(embedding: Float32Array): FrameAnalysis {
 
 describe('face operations score identification on the gallery', () => {
   let dir: string;
-  let store: StationStore;
+  let store: SqliteStation;
   let gallery: Gallery;
   let index: EmbeddingIndex;
   let shown: Float32Array;
@@ -81,10 +79,10 @@ describe('face operations score identification on the gallery', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'enrolla-face-ops-'));
-    store = openSqliteStore(dir, randomBytes(32));
-    gallery = sqliteGallery(store);
+    store = openSqliteStation(dir, randomBytes(32));
+    gallery = store.gallery;
     index = new EmbeddingIndex(DIM);
-    await gallery.attach(index, MODEL);
+    await keepInStep(gallery, index, MODEL);
     const next = population(7);
     enrolled.clear();
     for (let i = 0; i < PEOPLE; i++) {

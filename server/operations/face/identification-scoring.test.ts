@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gaussian, seededRandom } from '../../../test/random.js';
 import { CENTRE_PRIOR_SAMPLES } from '../../matching/gallery-centre.js';
 import { normalize } from '../../matching/similarity.js';
-import { EmbeddingIndex } from '../../search/embedding-index.js';
+import { EmbeddingIndex } from '../../search/index.js';
 import { identificationOnGallery, type IdentificationScoring } from './identification-scoring.js';
 
 const DIM = 32;

@@ -1,6 +1,6 @@
 import type { ImpostorModel } from '../../matching/calibration.js';
 import { centredImpostors, centringShift, centringWeight, galleryCentre } from '../../matching/gallery-centre.js';
-import type { SearchIndex } from '../../search/search-index.js';
+import type { SearchIndex } from '../../search/index.js';
 
 /**
  * How identification (1:N, duplicate search) scores, where it differs from verification: what it

@@ -1,23 +1,10 @@
 // Own code: no library assigns an ID card's printed lines to fields by their labels and patterns.
 import { foldText, heightOf, lineOf, verticalOverlap, type TextBox, type TextLine, type TextWord } from './text-lines.js';
-import { fitsField } from './dni-text-values.js';
+import { type DniTextField, fitsField } from './dni-text-values.js';
 
 export { foldText };
 
-export type DniTextField =
-  | 'surname'
-  | 'givenNames'
-  | 'sex'
-  | 'nationality'
-  | 'sequence'
-  | 'dateOfBirth'
-  | 'issuingDate'
-  | 'expirationDate'
-  | 'documentNumber'
-  | 'order'
-  | 'address'
-  | 'placeOfBirth'
-  | 'cuil';
+export type { DniTextField };
 
 export interface ReadField {
   /** The value as printed (OCR), words joined by one space. */

@@ -1,6 +1,21 @@
 import { isRealDate, type DateParts } from '../dates.js';
-import type { DniTextField } from './dni-text-fields.js';
 import { foldText } from './text-lines.js';
+
+/** The fields of a DNI's printed side that are read by their labels and checked by their patterns. */
+export type DniTextField =
+  | 'surname'
+  | 'givenNames'
+  | 'sex'
+  | 'nationality'
+  | 'sequence'
+  | 'dateOfBirth'
+  | 'issuingDate'
+  | 'expirationDate'
+  | 'documentNumber'
+  | 'order'
+  | 'address'
+  | 'placeOfBirth'
+  | 'cuil';
 
 /** Spanish and English month abbreviations as the 2012+ card prints them ("15 MAR/ MAR 2015"). */
 const MONTHS: Record<string, number> = {

@@ -14,9 +14,9 @@ import { tf, type FaceApi } from '../worker/model-loader.js';
 import { faceApiResNetToOnnx, RESNET_INPUT, weightOfParams } from './faceapi-resnet-onnx.js';
 import { tensorValues } from './tensor-values.js';
 import { tfliteToOnnx } from './tflite-onnx.js';
+import type { NetworkRuntime } from '../types.js';
 
-/** Where the recognition networks run: onnxruntime's native CPU kernels, or tfjs's WASM backend. */
-export type NetworkRuntime = 'native' | 'wasm';
+export type { NetworkRuntime };
 export type NetworkRuntimeSetting = NetworkRuntime | 'auto';
 
 /** The two recognition networks of a face: MobileFaceNet (the stored descriptor) and face-api's ResNet. */

@@ -1,0 +1,15 @@
+// The engines' entry point: the face and document engines as the station runs them (worker pools),
+// what their answers hold, and the face analysis pieces the operations and benchmarks use. The
+// document readers, which load OCR and barcode libraries, have their own: engines/document/index.ts.
+export { DocumentEngine } from './document/document-engine.js';
+export { FULL_ANALYSIS, MATCHING_ANALYSIS } from './face/analyze-options.js';
+export { DEFAULT_MIN_FACE_SCORE, faceCandidates, largestFace } from './face/analysis/major-face.js';
+export { INNER_LINE_MIN } from './face/analysis/presentation-cues.js';
+export { assessQuality, type QualityReport } from './face/analysis/quality.js';
+export { IDENTIFICATION_CENTRED_IMPOSTOR_MODEL, IDENTIFICATION_IMPOSTOR_MODEL, IMPOSTOR_MODEL } from './face/calibration-data.js';
+export { FaceEngine } from './face/face-engine.js';
+export { EMBEDDING_DIM, FACE_MODEL_ID } from './face/face-model.js';
+export { fuseDescriptors, IDENTIFICATION_DIM, identificationView } from './face/fused-descriptor.js';
+export type { AnalyzeOptions, DetectedFace, FrameAnalysis } from './face/types.js';
+export { defaultModelsDir } from './models-dir.js';
+export { EngineBusyError, FrameDecodeError } from './worker-pool.js';

@@ -1,0 +1,2 @@
+// The log's entry point.
+export { createLogger, type Logger } from './logger.js';

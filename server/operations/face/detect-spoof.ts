@@ -1,0 +1,78 @@
+import { sniffImage } from '../../../common/uitemplate/index.js';
+import { ApiError } from '../../domain/index.js';
+import type { FrameAnalysis } from '../../engines/face/types.js';
+import { cosine } from '../../matching/similarity.js';
+import { engineError } from '../engine-errors.js';
+import type { OperationHandler } from '../operation-handler.js';
+import { extractedFace, EXTRACT_DEFAULTS, extractOptions } from './extract-face.js';
+import { BASE_ANALYSIS, type FaceContext } from './face-context.js';
+import { facePropertiesOf } from './face-properties.js';
+import { selectFrames } from './frame-selection.js';
+import { assessPresentation, spoofDecision } from './presentation-attack.js';
+
+/**
+ * verificar-spoof-rostro: whether a capture sequence shows a live person or an attack; with
+ * `extractFace`, the face as extraction describes it; with `image`, whether that photo is the same person.
+ */
+export function detectSpoof(ctx: FaceContext): OperationHandler<'spoof'> {
+  const { engine, policy } = ctx;
+  return async ({ request, templates }) => {
+    const template = templates.template!;
+    const threshold = request.parametros.threshold ?? policy.spoofThreshold;
+    const extract = request.parametros.extractFace;
+    // With extractFace, the face as extraction describes it at its default parameters.
+    const analyses = await ctx.analyze(
+      template,
+      extract ? { ...extractOptions(EXTRACT_DEFAULTS), presentation: true } : { ...BASE_ANALYSIS, presentation: true },
+    );
+    const selection = selectFrames(analyses, { onlyMajor: true, impostors: policy.impostors });
+    if (!selection.ok) return { status: selection.status, motivo: selection.motivo };
+    const verdict = assessPresentation(selection.all);
+    const best = selection.best;
+    const status = spoofDecision(verdict, threshold, request.parametros.singleFrame ?? policy.spoofSingleFrame);
+    const data = {
+      status,
+      confidence: verdict.attackConfidence,
+      threshold,
+      cues: verdict.cues,
+      uiTemplateMetadata: { fechaCreacionTemplate: template.fechaCreacionTemplate },
+      ...(status === 'TEMPLATE_WITHOUT_VIDEO'
+        ? {
+            motivo:
+              'una sola imagen usable no prueba que haya una persona viva (una foto impresa que llena el cuadro se ve igual): capture una secuencia de cuadros',
+          }
+        : verdict.evidence === 'single-frame'
+          ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
+          : {}),
+      ...(extract
+        ? {
+            ...extractedFace(best, engine.modelId),
+            properties: facePropertiesOf(best.face, best.analysis, best.quality, EXTRACT_DEFAULTS),
+          }
+        : {}),
+    };
+    if (!request.image) return data;
+    const photo = decodePhoto(request.image);
+    let photoAnalysis: FrameAnalysis;
+    try {
+      photoAnalysis = await engine.analyzeImage(photo, BASE_ANALYSIS);
+    } catch (error) {
+      throw engineError(error, 'image');
+    }
+    const photoSelection = selectFrames([photoAnalysis], { onlyMajor: true, impostors: policy.impostors });
+    if (!photoSelection.ok)
+      return { ...data, status: 'IMAGE_WITHOUT_FACE' as const, motivo: `la foto de 'image': ${photoSelection.motivo}` };
+    const s = ctx.score(cosine(photoSelection.best.face.embedding!, best.face.embedding!));
+    return { ...data, samePerson: { match: s.confidence >= ctx.verifyThreshold, ...s } };
+  };
+}
+
+function decodePhoto(text: string): Uint8Array {
+  const clean = text.replace(/^data:image\/[a-z]+;base64,/, '');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(clean))
+    throw new ApiError('BAD_REQUEST', "Solicitud inválida: campo 'image': no es base64 válido.");
+  const bytes = new Uint8Array(Buffer.from(clean, clean.includes('-') || clean.includes('_') ? 'base64url' : 'base64'));
+  const sniffed = sniffImage(bytes);
+  if ('error' in sniffed) throw new ApiError('BAD_REQUEST', `Solicitud inválida: campo 'image': ${sniffed.error}.`);
+  return bytes;
+}
