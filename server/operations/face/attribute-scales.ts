@@ -29,12 +29,12 @@ export function mouthOpenProbability(ratio: number): number {
 }
 
 /**
- * What the smile is read from: the emotion net's happiness and the mesh's mouth (the corners
- * against the lips' centre and the nose, the mouth's width against the face's).
+ * What the smile is read from: the emotion net's happiness and neutrality and the mesh's mouth
+ * (its width against the face's, the corners against the lips' centre and the nose).
  */
 export function smileFeatures(face: Pick<MajorFace, 'points68' | 'emotion'>): number[] {
   const g = expressionGeometry(face.points68);
-  return [logit(face.emotion?.happy ?? 0), g.mouthWidth, g.cornerLift, g.cornerDepth];
+  return [logit(face.emotion?.happy ?? 0), logit(face.emotion?.neutral ?? 0), g.mouthWidth, g.cornerLift, g.cornerDepth];
 }
 
 /** The probability of a visible smile. */
