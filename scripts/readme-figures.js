@@ -56,7 +56,9 @@ const ROWS = [
     figure: (d) => {
       const b = d['celeba-b'] ?? {};
       const scales = b.scales ?? {};
-      const aucs = Object.values(scales).map((a) => a.auc);
+      const aucs = Object.entries(scales)
+        .filter(([name]) => !/^(emotion|expression)/.test(name))
+        .map(([, a]) => a.auc);
       return `gender AUC ${num(b.gender?.auc_male, 3)}; smile AUC ${num(scales['emotion.happiness']?.auc, 3)}; traits AUC ${num(Math.min(...aucs), 3)}–${num(Math.max(...aucs), 3)}`;
     },
     command: 'npm run eval:attributes',
