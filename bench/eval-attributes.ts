@@ -242,6 +242,9 @@ writeFileSync(
         'celeba-b': 'the other CelebA identities: measured only',
       },
       note: 'darkGlasses on CelebA against hand labels of its Eyeglasses photos (bench/lib/dark-glasses-labels.ts)',
+      analyses: fromFile
+        ? "the networks' outputs from an earlier engine run (--from), the image cues measured again"
+        : 'the engine',
       ...report,
     },
     null,
