@@ -211,6 +211,10 @@ export const facePropertiesSchema = z.object({
     .object({
       confidence: z.number(),
       type: z.enum(['EYES_AWAY', 'FROWNING', 'NEUTRAL', 'RAISED_BROWS', 'SMILE', 'SMILE_OPENED_JAW', 'SQUINT', 'UNKNOWN']),
+      motivo: z.string().optional().meta({
+        description:
+          'Con UNKNOWN: por qué el rostro no permite leer la expresión ni la emoción (tamaño, giro, oscuridad, oclusión).',
+      }),
     })
     .nullable(),
   gender: z

@@ -93,6 +93,37 @@ describe('extraer-datos-rostro-UI', () => {
     }
   });
 
+  it('reads a smile where one is seen, and no expression where the face gives none', async () => {
+    const extract = async (image: Uint8Array) => props(await call('extractFace', { template: await faceTemplateOf(image) }));
+    // A broad, toothy smile of a clean-shaven man at the camera.
+    const photo = fixture('fr-obama.jpg');
+    const smiling = await extract(photo);
+    expect(smiling.expression).toMatchObject({ type: 'SMILE_OPENED_JAW' });
+    expect(smiling.expression!.confidence).toBeGreaterThanOrEqual(50);
+    expect(smiling.emotion!.happiness).toBeGreaterThanOrEqual(50);
+    expect(smiling.traits!.mustache).toBeLessThan(50);
+    expect(smiling.traits!.beard).toBeLessThan(50);
+    expect(smiling.traits!.openMouth).toBeGreaterThanOrEqual(50);
+    // A woman with her lips parted and no smile.
+    const neutral = await extract(fixture('human-stock-emotions-a-1.jpg'));
+    expect(neutral.expression!.type).not.toMatch(/^SMILE/);
+    expect(neutral.emotion!.happiness).toBeLessThan(50);
+    // The same smile with its face box 36 px wide (about 14 px between the eyes), and in the dark:
+    // no reading, and why.
+    const width = (await sharp(photo).metadata()).width!;
+    const tiny = await extract(
+      await sharp(photo)
+        .resize(Math.round((width * 36) / smiling.position.width))
+        .jpeg({ quality: 95 })
+        .toBuffer(),
+    );
+    expect(tiny.expression).toMatchObject({ type: 'UNKNOWN', confidence: 0, motivo: expect.stringMatching(/rostro chico/) });
+    expect(tiny.emotion).toBeNull();
+    const dark = await extract(await sharp(photo).linear(0.06, 0).jpeg({ quality: 95 }).toBuffer());
+    expect(dark.expression).toMatchObject({ type: 'UNKNOWN', motivo: expect.stringMatching(/oscuro/) });
+    expect(dark.emotion).toBeNull();
+  });
+
   it('honours the detect flags and the gates, naming what failed', async () => {
     const template = await faceTemplate('fr-kit_harington2.jpg');
     const off = await call('extractFace', {

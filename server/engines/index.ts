@@ -3,6 +3,8 @@
 // document readers, which load OCR and barcode libraries, have their own: engines/document/index.ts.
 export { DocumentEngine } from './document/document-engine.js';
 export { FULL_ANALYSIS, MATCHING_ANALYSIS } from './face/analyze-options.js';
+export { attributeCues } from './face/analysis/cues.js';
+export { expressionGeometry } from './face/analysis/expression-geometry.js';
 export { DEFAULT_MIN_FACE_SCORE, faceCandidates, largestFace } from './face/analysis/major-face.js';
 export { INNER_LINE_MIN } from './face/analysis/presentation-cues.js';
 export { assessQuality, type QualityReport } from './face/analysis/quality.js';
@@ -10,6 +12,6 @@ export { IDENTIFICATION_CENTRED_IMPOSTOR_MODEL, IDENTIFICATION_IMPOSTOR_MODEL, I
 export { FaceEngine } from './face/face-engine.js';
 export { EMBEDDING_DIM, FACE_MODEL_ID } from './face/face-model.js';
 export { fuseDescriptors, IDENTIFICATION_DIM, identificationView } from './face/fused-descriptor.js';
-export type { AnalyzeOptions, DetectedFace, FrameAnalysis } from './face/types.js';
+export type { AnalyzeOptions, DetectedFace, FrameAnalysis, MajorFace } from './face/types.js';
 export { defaultModelsDir } from './models-dir.js';
 export { EngineBusyError, FrameDecodeError } from './worker-pool.js';

@@ -38,7 +38,7 @@ export function FaceProperties({ properties }: { properties: Properties }) {
           <dt>{t('extract.gender')}</dt>
           <dd>{gender ? `${labelOf(locale, 'value', gender.type)} (${Math.round(gender.confidence)})` : t('common.none')}</dd>
           <dt>{t('extract.expression')}</dt>
-          <dd>
+          <dd title={expression?.motivo}>
             {expression
               ? `${labelOf(locale, 'value', expression.type)} (${Math.round(expression.confidence)})`
               : t('common.none')}

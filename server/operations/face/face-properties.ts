@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import type { ExtractParameters, facePropertiesSchema } from '../../../common/api/face-schemas.js';
 import type { QualityReport } from '../../engines/face/analysis/quality.js';
+import { expressionGeometry } from '../../engines/face/analysis/expression-geometry.js';
 import type { Box, FrameAnalysis, MajorFace, Point } from '../../engines/face/types.js';
+import { mouthOpenProbability, smileProbability, traitProbability } from './attribute-scales.js';
+import { EXPRESSION_THRESHOLDS } from './attribute-scales-data.js';
 
 type FaceProperties = z.infer<typeof facePropertiesSchema>;
 
@@ -52,6 +55,15 @@ function region(b: Box, confidence: number) {
   return { confidence, x: r1(b.x), y: r1(b.y), width: r1(b.width), height: r1(b.height) };
 }
 
+/**
+ * The gender net's probability of a man, 1 where it did not run: facial-hair cues are evidence of
+ * a beard on a face read as a man's, so a woman's shadowed chin or framing hair is not a beard.
+ * A woman's facial hair is under-reported by this prior (docs/face-engine.md).
+ */
+export function facialHairPrior(face: Pick<MajorFace, 'gender'>): number {
+  return face.gender ? (face.gender.type === 'MALE' ? face.gender.score : 1 - face.gender.score) : 1;
+}
+
 export function traitsOf(
   face: MajorFace,
   params: Pick<ExtractParameters, 'blinkSensibility' | 'facePoseSensibility'>,
@@ -66,10 +78,7 @@ export function traitsOf(
   const lookingUpward = face.pitch >= pose.lookingUpwardsPitchAngle;
   const lookingDownward = face.pitch <= pose.lookingDownwardsPitchAngle;
   const cues = face.cues;
-  // Facial hair: the cues are evidence of a beard on a face read as a man's; weighed by that
-  // reading (when the gender model ran), a woman's shadowed chin or framing hair is not a beard.
-  // A woman's facial hair is under-reported by this prior (docs/face-engine.md).
-  const facialHairPrior = face.gender ? (face.gender.type === 'MALE' ? face.gender.score : 1 - face.gender.score) : 1;
+  const hairPrior = facialHairPrior(face);
   return {
     ambosOjosCerrados: leftClosed && rightClosed,
     leftEyeClosed: leftClosed,
@@ -79,30 +88,105 @@ export function traitsOf(
     lookingLeft,
     lookingRight,
     lookingUpward,
-    beard: cues ? pct(cues.beard * facialHairPrior) : 0,
+    beard: cues ? pct(traitProbability('beard', cues.beard * hairPrior)) : 0,
     darkGlasses: cues ? pct(cues.darkGlasses) : 0,
-    glasses: cues ? pct(Math.max(cues.glasses, cues.darkGlasses)) : 0,
+    glasses: cues ? pct(traitProbability('glasses', Math.max(cues.glasses, cues.darkGlasses))) : 0,
     hat: cues ? pct(cues.hat) : 0,
-    mustache: cues ? pct(cues.mustache * facialHairPrior) : 0,
-    openMouth: pct(mouthOpenness(face.mouthOpenness)),
+    mustache: cues ? pct(traitProbability('mustache', cues.mustache * hairPrior)) : 0,
+    openMouth: pct(mouthOpenProbability(face.mouthOpenness)),
   };
 }
 
-function expressionOf(face: MajorFace, traits: NonNullable<FaceProperties['traits']>): NonNullable<FaceProperties['expression']> {
-  if (!face.emotion) return { type: 'UNKNOWN', confidence: 0 };
-  if (traits.lookingLeft || traits.lookingRight || traits.lookingUpward || traits.lookingDownward) {
-    return { type: 'EYES_AWAY', confidence: 80 };
+export const EXPRESSION_MIN_IOD = 20;
+export const EXPRESSION_MAX_YAW = 45;
+export const EXPRESSION_MAX_PITCH = 35;
+export const EXPRESSION_MIN_BRIGHTNESS = 0.12;
+export const EXPRESSION_MIN_FACE_SCORE = 0.6;
+
+/**
+ * Why the face gives no reading of its expression, or null when it does. Each bar is where the
+ * mesh's mouth and brows stop meaning what they measure, by reasoning (docs/face-engine.md).
+ */
+export function expressionUnreadable(face: MajorFace): string | null {
+  if (!face.emotion) return 'la red de emoción no corrió';
+  if (face.points68.every((p, i) => p[0] === face.landmarks68[i]?.[0] && p[1] === face.landmarks68[i]?.[1])) {
+    return 'sin malla facial: la boca y las cejas no se midieron';
   }
-  const e = face.emotion;
-  const happy = e.happy ?? 0;
-  if (happy >= 0.5) return { type: traits.openMouth >= 35 ? 'SMILE_OPENED_JAW' : 'SMILE', confidence: pct(happy) };
-  const open = Math.min(eyeOpenness(face.leftEyeOpenness), eyeOpenness(face.rightEyeOpenness));
-  if (!traits.ambosOjosCerrados && open < 0.4) return { type: 'SQUINT', confidence: pct(1 - open / 0.4) };
-  const frown = Math.max(e.angry ?? 0, e.disgust ?? 0);
-  if (frown >= 0.4) return { type: 'FROWNING', confidence: pct(frown) };
-  if ((e.surprise ?? 0) >= 0.4) return { type: 'RAISED_BROWS', confidence: pct(e.surprise ?? 0) };
-  if ((e.neutral ?? 0) >= 0.3) return { type: 'NEUTRAL', confidence: pct(e.neutral ?? 0) };
-  return { type: 'UNKNOWN', confidence: 0 };
+  // Under 20 px between the eyes the mouth is about 20 px wide: a corner raised a twentieth of
+  // its width moves one pixel, the mesh's own error.
+  if (face.iod < EXPRESSION_MIN_IOD) {
+    return `rostro chico (${Math.round(face.iod)} px entre ojos, menos de ${EXPRESSION_MIN_IOD}): la expresión no se lee`;
+  }
+  // Turned past 45° the far half of the mouth and brows is hidden: its points are guessed.
+  if (Math.abs(face.yaw) > EXPRESSION_MAX_YAW || Math.abs(face.pitch) > EXPRESSION_MAX_PITCH) {
+    return `cabeza girada (yaw ${Math.round(face.yaw)}°, pitch ${Math.round(face.pitch)}°; más de ${EXPRESSION_MAX_YAW}° / ${EXPRESSION_MAX_PITCH}°): la expresión no se lee`;
+  }
+  // The extraction's own illumination bar: in the dark the nets see noise.
+  if (face.image.brightness < EXPRESSION_MIN_BRIGHTNESS) {
+    return `rostro oscuro (brillo ${Math.round(face.image.brightness * 100)} %, menos de ${EXPRESSION_MIN_BRIGHTNESS * 100} %): la expresión no se lee`;
+  }
+  // The detector scores a face it sees only in part lower (docs/face-engine.md, "Which detections are faces").
+  if (face.score < EXPRESSION_MIN_FACE_SCORE) {
+    return `rostro visto solo en parte (confianza del detector ${Math.round(face.score * 100)}): la expresión no se lee`;
+  }
+  return null;
+}
+
+/**
+ * The vendor's expression types, each by its own evidence: a smile by its probability (the
+ * emotion net and the mesh's mouth, attribute-scales.ts), the gaze by the pose, a squint by the
+ * lids, a frown and raised brows by the brows' height against the neutral faces' spread or the
+ * net; NEUTRAL otherwise. `confidence` is the probability of a smile for SMILE*, of no smile for
+ * the others; UNKNOWN (confidence 0, `motivo`) only where the face gives no reading.
+ */
+export function expressionOf(
+  face: MajorFace,
+  traits: NonNullable<FaceProperties['traits']>,
+): NonNullable<FaceProperties['expression']> {
+  const unreadable = expressionUnreadable(face);
+  if (unreadable) return { type: 'UNKNOWN', confidence: 0, motivo: unreadable };
+  const smile = smileProbability(face);
+  if (smile >= 0.5) {
+    return { type: mouthOpenProbability(face.mouthOpenness) >= 0.5 ? 'SMILE_OPENED_JAW' : 'SMILE', confidence: pct(smile) };
+  }
+  const confidence = pct(1 - smile);
+  if (traits.lookingLeft || traits.lookingRight || traits.lookingUpward || traits.lookingDownward) {
+    return { type: 'EYES_AWAY', confidence };
+  }
+  const e = face.emotion!;
+  const g = expressionGeometry(face.points68);
+  const eyes = (face.leftEyeOpenness + face.rightEyeOpenness) / 2;
+  if (!traits.ambosOjosCerrados && eyes < EXPRESSION_THRESHOLDS.eyesNarrowed) return { type: 'SQUINT', confidence };
+  if (g.browHeight < EXPRESSION_THRESHOLDS.browLowered || Math.max(e.angry ?? 0, e.disgust ?? 0) >= 0.5) {
+    return { type: 'FROWNING', confidence };
+  }
+  if (g.browHeight > EXPRESSION_THRESHOLDS.browRaised || (e.surprise ?? 0) >= 0.5) {
+    return { type: 'RAISED_BROWS', confidence };
+  }
+  return { type: 'NEUTRAL', confidence };
+}
+
+/**
+ * The emotion scale: `happiness` is the probability of a visible smile (50: as likely as not,
+ * the same reading as SMILE*); the other six share what is left in the emotion net's proportions.
+ * Null where the face gives no reading (expressionUnreadable).
+ */
+export function emotionOf(face: MajorFace): FaceProperties['emotion'] {
+  if (!face.emotion || expressionUnreadable(face)) return null;
+  const smile = smileProbability(face);
+  const others = Object.entries(face.emotion).filter(([name]) => name !== 'happy');
+  const rest = others.reduce((s, [, v]) => s + v, 0);
+  const share = (name: string) =>
+    name === 'happy'
+      ? smile
+      : rest > 1e-6
+        ? ((face.emotion![name] ?? 0) / rest) * (1 - smile)
+        : name === 'neutral'
+          ? 1 - smile
+          : 0;
+  return Object.fromEntries(Object.entries(EMOTION_NAMES).map(([from, to]) => [to, pct(share(from))])) as NonNullable<
+    FaceProperties['emotion']
+  >;
 }
 
 /** Section 2.4's `properties`, from one analyzed face and the request's parameters. */
@@ -114,12 +198,7 @@ export function facePropertiesOf(
 ): FaceProperties {
   const confidence = pct(face.score);
   const traits = traitsOf(face, params);
-  const emotion =
-    params.detectEmotion && face.emotion
-      ? (Object.fromEntries(
-          Object.entries(EMOTION_NAMES).map(([from, to]) => [to, pct(face.emotion![from] ?? 0)]),
-        ) as NonNullable<FaceProperties['emotion']>)
-      : null;
+  const emotion = params.detectEmotion ? emotionOf(face) : null;
   return {
     age: params.detectAge && face.age !== null ? Math.round(face.age) : null,
     clahe: analysis.clahe,

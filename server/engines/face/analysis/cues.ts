@@ -36,6 +36,26 @@ function skinReference(luma: Plane, rgb: Uint8Array, lm: readonly Point[]): Skin
   };
 }
 
+/**
+ * How much a band over the forehead looks like hair (a fringe) rather than headwear, 0..1, from
+ * what hair is: its colours lie between the neutral greys (black, grey, white hair) and the skin's
+ * own hue made richer (brown, blond, auburn), where a cap's need not; and its strands hang down
+ * the forehead, so across the band the brightness changes more than down it, where a hat's fabric
+ * is smooth and its brim's edge runs across. A hat of hair's colour and texture is missed.
+ */
+function hairLikeness(luma: Plane, band: Box, chroma: { cb: number; cr: number }, skin: SkinReference): number {
+  // Chroma's distance from the segment (0, 0) - 1.5 x the skin's (Cb, Cr); 0.04 is a clear change
+  // of colour (the skin cue counts one from 0.05), so hair's colour fades out over it.
+  const [ex, ey] = [1.5 * skin.cb, 1.5 * skin.cr];
+  const t = Math.min(1, Math.max(0, (chroma.cb * ex + chroma.cr * ey) / Math.max(1e-9, ex * ex + ey * ey)));
+  const offHair = Math.hypot(chroma.cb - t * ex, chroma.cr - t * ey);
+  const hairColour = Math.max(0, 1 - offHair / 0.04);
+  // Strands: the share of the band's gradient across it; 0.5 is no direction, hair's from about 0.55.
+  const g = gradientEnergy(luma, band);
+  const across = g.horizontal / Math.max(1e-9, g.horizontal + g.vertical);
+  return hairColour * sigmoid((across - 0.55) * 20);
+}
+
 /** Spectacles and dark lenses, from the eye regions. */
 function spectacleCues(luma: Plane, lm: readonly Point[], skin: SkinReference): { glasses: number; darkGlasses: number } {
   const { d, cheekLuma, cheekGrad } = skin;
@@ -139,13 +159,15 @@ export function attributeCues(
     ((cheekLuma - chinStats.mean) / cheekLuma - 0.15) * 4 + (chinTexture - 1.5) * 0.8 + (beardHair - 0.3) * 6,
   );
 
-  // Hat: the band above the brows is neither skin nor hair-like texture: its colour departs from the skin's.
+  // Hat: the band above the brows is not skin (its colour or its brightness departs from the
+  // cheeks'), and it is not hair either.
   const browTop = Math.min(...lm.slice(17, 27).map((p) => p[1]));
   const band = { x: lm[19]![0], y: browTop - 0.75 * d, width: Math.max(2, lm[24]![0] - lm[19]![0]), height: 0.4 * d };
   const bandChroma = chromaMean(rgb, width, height, band);
   const chromaShift = Math.hypot(bandChroma.cb - skinCb, bandChroma.cr - skinCr);
   const bandLuma = regionStats(luma, band).mean;
-  const hatCue = sigmoid((chromaShift - 0.05) * 40 + (Math.abs(bandLuma - cheekLuma) / cheekLuma - 0.45) * 3);
+  const notSkin = sigmoid((chromaShift - 0.05) * 40 + (Math.abs(bandLuma - cheekLuma) / cheekLuma - 0.45) * 3);
+  const hatCue = notSkin * (1 - hairLikeness(luma, band, bandChroma, skin));
 
   return { glasses: glassesCue, darkGlasses: darkCue, beard: beardCue, mustache: moustacheCue, hat: hatCue };
 }
