@@ -29,6 +29,7 @@ import { extractGate, facePropertiesOf } from './face-properties.js';
 import { identificationOnGallery, type IdentificationScoring } from './identification-scoring.js';
 import { framesPassing, selectFrames, type UsableFrame } from './frame-selection.js';
 import { assessPresentation, spoofDecision } from './presentation-attack.js';
+import { judgedStillMotivo } from './still-judgement.js';
 import { ResultCache } from '../result-cache.js';
 
 export interface FaceMatchingPolicy {
@@ -238,32 +239,40 @@ export function faceOperations(deps: {
 
     spoof: async ({ request, templates }) => {
       const template = templates.template!;
-      const threshold = request.parametros.threshold ?? policy.spoofThreshold;
       const extract = request.parametros.extractFace;
-      // With extractFace, the face as extraction describes it at its default parameters.
+      const singleFrame = request.parametros.singleFrame ?? policy.spoofSingleFrame;
+      // With extractFace, the face as extraction describes it at its default parameters; the
+      // still cues only when a single image is to be judged.
+      const judge = singleFrame === 'judge';
       const analyses = await analyze(
         template,
-        extract ? { ...extractOptions(EXTRACT_DEFAULTS), presentation: true } : { ...BASE, presentation: true },
+        extract
+          ? { ...extractOptions(EXTRACT_DEFAULTS), presentation: true, stillCues: judge }
+          : { ...BASE, presentation: true, stillCues: judge },
       );
       const selection = selectFrames(analyses, { onlyMajor: true, impostors: policy.impostors });
       if (!selection.ok) return { status: selection.status, motivo: selection.motivo };
       const verdict = assessPresentation(selection.all);
       const best = selection.best;
-      const status = spoofDecision(verdict, threshold, request.parametros.singleFrame ?? policy.spoofSingleFrame);
+      // A judged still is decided at its own operating point unless the request names a threshold.
+      const threshold = request.parametros.threshold ?? verdict.judgedStill?.threshold ?? policy.spoofThreshold;
+      const { status, confidence } = spoofDecision(verdict, threshold, singleFrame);
       const data = {
         status,
-        confidence: verdict.attackConfidence,
+        confidence,
         threshold,
         cues: verdict.cues,
         uiTemplateMetadata: { fechaCreacionTemplate: template.fechaCreacionTemplate },
-        ...(status === 'TEMPLATE_WITHOUT_VIDEO'
-          ? {
-              motivo:
-                'una sola imagen usable no prueba que haya una persona viva (una foto impresa que llena el cuadro se ve igual): capture una secuencia de cuadros',
-            }
-          : verdict.evidence === 'single-frame'
-            ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
-            : {}),
+        ...(verdict.judgedStill
+          ? { motivo: judgedStillMotivo(status) }
+          : status === 'TEMPLATE_WITHOUT_VIDEO'
+            ? {
+                motivo:
+                  'una sola imagen usable no prueba que haya una persona viva (una foto impresa que llena el cuadro se ve igual): capture una secuencia de cuadros',
+              }
+            : verdict.evidence === 'single-frame'
+              ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
+              : {}),
         ...(extract
           ? {
               ...extractedFace(best, engine.modelId),
