@@ -76,6 +76,18 @@ const ROWS = [
     command: 'npm run eval:pad',
   },
   {
+    what: "Presentation attacks, one still judged (`singleFrame: 'judge'`)",
+    file: 'eval-pad.json',
+    figure: (d) => {
+      const v = d.single_stills?.splits?.validation;
+      const r = d.single_stills?.splits?.validation_real_presentations;
+      return v
+        ? `validation AUC ${num(v.auc, 3)}, APCER ${pct(v.apcer_at_bpcer_10)} at BPCER 10 % (${num(v.attacks)} attacks, ${num(v.live)} live; the real print and tablet: ${num(r?.attacks)} attacks, AUC ${num(r?.auc, 2)}); one still is not certified by default`
+        : '—';
+    },
+    command: 'npm run eval:pad',
+  },
+  {
     what: 'DNI reading, synthetic cards',
     file: 'eval-dni.json',
     figure: (d) => {

@@ -5,6 +5,7 @@ import { decodeTemplate } from '../../common/uitemplate/index.js';
 import { movedPhotoSequence } from '../../bench/lib/moved-photo.js';
 import { EMBEDDING_DIM, FACE_MODEL_ID } from '../../server/engines/face/face-model.js';
 import { decodeFaceTemplate } from '../../server/operations/face/face-template.js';
+import { STILL_THRESHOLD, STILL_VALIDATION } from '../../server/operations/face/still-judgement.js';
 import { expectEnvelope } from '../helpers/envelope.js';
 import { POSTGRES_MISSING, postgresBinDir, startTestPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startTestStation, type TestStation } from '../helpers/station.js';
@@ -429,9 +430,12 @@ describe('verificar-spoof-rostro', () => {
     expect(still.status).toBe('TEMPLATE_WITHOUT_VIDEO');
     expect(still.motivo).toMatch(/una sola imagen/);
     expect(typeof still.confidence).toBe('number');
-    expect((await call('spoof', { template: live, parametros: { singleFrame: 'judge' } })).status).toBe(
-      'NO_SPOOF_CHECK_CONFIDENCE',
-    );
+    // Judged, the still's cues are combined; the answer claims no more than validation measured.
+    const judged = await call('spoof', { template: live, parametros: { singleFrame: 'judge' } });
+    expect(judged).toMatchObject({ status: 'NO_SPOOF_CHECK_CONFIDENCE', threshold: Math.round(STILL_THRESHOLD * 100) });
+    expect(judged.confidence as number).toBeGreaterThanOrEqual(Math.ceil(STILL_VALIDATION.apcer * 100));
+    expect((judged.cues as Record<string, number>).unaImagen).toEqual(expect.any(Number));
+    expect(judged.motivo).toContain(`aceptó el ${Math.round(STILL_VALIDATION.apcer * 1000) / 10} % de los ataques (APCER)`);
     const print = await faceTemplate('antispoof-print-exif6.jpg');
     expect((await call('spoof', { template: print })).status).toBe('TEMPLATE_WITHOUT_VIDEO');
     const tablet = await call('spoof', { template: await faceTemplate('antispoof-tablet-exif6.jpg') });

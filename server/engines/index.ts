@@ -4,6 +4,16 @@
 export { DocumentEngine } from './document/document-engine.js';
 export { FULL_ANALYSIS, MATCHING_ANALYSIS } from './face/analyze-options.js';
 export { attributeCues } from './face/analysis/cues.js';
+export {
+  innerFace,
+  lumaSquare,
+  powerSpectrum,
+  quantile,
+  radiusOf,
+  saturationOf,
+  stillCues,
+  type Rgb,
+} from './face/analysis/still-cues.js';
 export { expressionGeometry } from './face/analysis/expression-geometry.js';
 export { DEFAULT_MIN_FACE_SCORE, faceCandidates, largestFace } from './face/analysis/major-face.js';
 export { INNER_LINE_MIN } from './face/analysis/presentation-cues.js';

@@ -15,6 +15,8 @@ export interface AnalyzeOptions {
   emotion: boolean;
   /** Antispoof and liveness model scores. */
   presentation: boolean;
+  /** The pixel cues a single still is judged on (`singleFrame: 'judge'` only; analysis/still-cues.ts). */
+  stillCues?: boolean;
   /** Cues for traits (eyes, mouth, glasses, beard, ...). */
   traits: boolean;
   /** Width of the thumbnail JPEG, or 0 for none. */
@@ -86,6 +88,8 @@ export interface MajorFace extends DetectedFace {
     /** The best line's coverage inside the face box's outer part, before the bar it must pass. */
     inner: { left: number; right: number };
   } | null;
+  /** The single-still cues by name, when asked for (stillCues). */
+  still?: Record<string, number> | null;
   embedding: Float32Array | null;
   thumbnail: Uint8Array | null;
   portrait: Uint8Array | null;

@@ -9,6 +9,7 @@ import { BASE_ANALYSIS, type FaceContext } from './face-context.js';
 import { facePropertiesOf } from './face-properties.js';
 import { selectFrames } from './frame-selection.js';
 import { assessPresentation, spoofDecision } from './presentation-attack.js';
+import { judgedStillMotivo } from './still-judgement.js';
 
 /**
  * verificar-spoof-rostro: whether a capture sequence shows a live person or an attack; with
@@ -18,32 +19,40 @@ export function detectSpoof(ctx: FaceContext): OperationHandler<'spoof'> {
   const { engine, policy } = ctx;
   return async ({ request, templates }) => {
     const template = templates.template!;
-    const threshold = request.parametros.threshold ?? policy.spoofThreshold;
     const extract = request.parametros.extractFace;
-    // With extractFace, the face as extraction describes it at its default parameters.
+    const singleFrame = request.parametros.singleFrame ?? policy.spoofSingleFrame;
+    // With extractFace, the face as extraction describes it at its default parameters; the
+    // still cues only when a single image is to be judged.
+    const judge = singleFrame === 'judge';
     const analyses = await ctx.analyze(
       template,
-      extract ? { ...extractOptions(EXTRACT_DEFAULTS), presentation: true } : { ...BASE_ANALYSIS, presentation: true },
+      extract
+        ? { ...extractOptions(EXTRACT_DEFAULTS), presentation: true, stillCues: judge }
+        : { ...BASE_ANALYSIS, presentation: true, stillCues: judge },
     );
     const selection = selectFrames(analyses, { onlyMajor: true, impostors: policy.impostors });
     if (!selection.ok) return { status: selection.status, motivo: selection.motivo };
     const verdict = assessPresentation(selection.all);
     const best = selection.best;
-    const status = spoofDecision(verdict, threshold, request.parametros.singleFrame ?? policy.spoofSingleFrame);
+    // A judged still is decided at its own operating point unless the request names a threshold.
+    const threshold = request.parametros.threshold ?? verdict.judgedStill?.threshold ?? policy.spoofThreshold;
+    const { status, confidence } = spoofDecision(verdict, threshold, singleFrame);
     const data = {
       status,
-      confidence: verdict.attackConfidence,
+      confidence,
       threshold,
       cues: verdict.cues,
       uiTemplateMetadata: { fechaCreacionTemplate: template.fechaCreacionTemplate },
-      ...(status === 'TEMPLATE_WITHOUT_VIDEO'
-        ? {
-            motivo:
-              'una sola imagen usable no prueba que haya una persona viva (una foto impresa que llena el cuadro se ve igual): capture una secuencia de cuadros',
-          }
-        : verdict.evidence === 'single-frame'
-          ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
-          : {}),
+      ...(verdict.judgedStill
+        ? { motivo: judgedStillMotivo(status) }
+        : status === 'TEMPLATE_WITHOUT_VIDEO'
+          ? {
+              motivo:
+                'una sola imagen usable no prueba que haya una persona viva (una foto impresa que llena el cuadro se ve igual): capture una secuencia de cuadros',
+            }
+          : verdict.evidence === 'single-frame'
+            ? { motivo: 'una sola imagen: sin secuencia no se puede comprobar parpadeo ni movimiento 3D' }
+            : {}),
       ...(extract
         ? {
             ...extractedFace(best, engine.modelId),

@@ -45,6 +45,7 @@ function analysisOf(embedding: Float32Array): FrameAnalysis {
     score: 0.99,
     leftEye: [380, 200],
     rightEye: [260, 200],
+    noseTip: [320, 260],
     iod: 120,
     yaw: 0,
     pitch: 0,

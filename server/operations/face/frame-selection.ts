@@ -3,6 +3,7 @@ import { assessQuality, type QualityReport } from '../../engines/face/analysis/q
 import type { FrameAnalysis, MajorFace } from '../../engines/face/types.js';
 import { confidenceOf, thresholdForFmr, type ImpostorModel } from '../../matching/calibration.js';
 import { cosine } from '../../matching/similarity.js';
+import { whyFaceUnusable } from './face-usable.js';
 
 export interface UsableFrame {
   index: number;
@@ -45,6 +46,7 @@ export function selectFrames(
   options: { onlyMajor: boolean; impostors: ImpostorModel; minFaceScore?: number },
 ): ProbeSelection {
   const frames: UsableFrame[] = [];
+  let unusable: string | null = null;
   for (const [index, analysis] of analyses.entries()) {
     const decision = chooseMajorFace(analysis.faces, analysis, options.onlyMajor, options.minFaceScore);
     if (decision.kind === 'ambiguous') {
@@ -54,11 +56,18 @@ export function selectFrames(
         motivo: `la imagen ${index + 1} muestra ${decision.count} rostros de tamaño parecido; no se sabe cuál es la persona`,
       };
     }
-    if (decision.kind !== 'none' && analysis.major)
-      frames.push({ index, analysis, face: analysis.major, quality: assessQuality(analysis.major) });
+    if (decision.kind === 'none' || !analysis.major) continue;
+    // A half face or a speck is no face to describe: set aside, and named if nothing else is left.
+    const why = whyFaceUnusable(analysis.major, analysis);
+    if (why) unusable ??= `la imagen ${index + 1}: ${why}`;
+    else frames.push({ index, analysis, face: analysis.major, quality: assessQuality(analysis.major) });
   }
   if (frames.length === 0)
-    return { ok: false, status: 'FACE_NOT_DETECTED', motivo: 'no se encontró un rostro en ninguna imagen del template' };
+    return {
+      ok: false,
+      status: 'FACE_NOT_DETECTED',
+      motivo: unusable ?? 'no se encontró un rostro en ninguna imagen del template',
+    };
 
   const embedded = frames.filter((f) => f.face.embedding);
   const confidence = embedded.map((a) =>

@@ -1,6 +1,7 @@
 import type { SingleFramePolicy } from '../../../common/api/face-schemas.js';
 import type { Point } from '../../engines/face/types.js';
 import type { UsableFrame } from './frame-selection.js';
+import { STILL_MODEL, STILL_THRESHOLD, STILL_VALIDATION, stillCueValues, stillScore } from './still-judgement.js';
 
 export interface PresentationVerdict {
   /** 0-100: how strongly the capture looks like an attack (photo, screen, mask). */
@@ -9,6 +10,11 @@ export interface PresentationVerdict {
   cues: Record<string, number>;
   /** What the decision could rest on; a single photo proves far less than a sequence. */
   evidence: 'sequence' | 'single-frame';
+  /**
+   * A single still judged on its combined cues (`singleFrame: 'judge'`): its own operating
+   * threshold (0-100) and the share of attacks that point let through on the validation split.
+   */
+  judgedStill?: { threshold: number; validationApcer: number };
 }
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
@@ -74,7 +80,18 @@ export function assessPresentation(frames: readonly UsableFrame[]): Presentation
   const framing = median(frames.map((f) => f.face.presentation?.bezel ?? 0));
   cues.marco = Math.round(framing * 100);
 
-  if (frames.length < 2) return { attackConfidence: Math.round(framing * 100), cues, evidence: 'single-frame' };
+  if (frames.length < 2) {
+    const face = frames[0]?.face;
+    if (!face?.still) return { attackConfidence: Math.round(framing * 100), cues, evidence: 'single-frame' };
+    // Asked to judge one still: its cues combined into one calibrated attack probability.
+    cues.unaImagen = Math.round(stillScore(STILL_MODEL, stillCueValues(face)) * 100);
+    return {
+      attackConfidence: cues.unaImagen,
+      cues,
+      evidence: 'single-frame',
+      judgedStill: { threshold: Math.round(STILL_THRESHOLD * 100), validationApcer: STILL_VALIDATION.apcer },
+    };
+  }
 
   let maxResidual = 0;
   for (let i = 0; i < frames.length; i++) {
@@ -105,12 +122,21 @@ export type SpoofStatus = 'IS_SPOOF_CHECK_CONFIDENCE' | 'NO_SPOOF_CHECK_CONFIDEN
  * The station's answer: an attack seen at or above `threshold` is one, however many images
  * showed it. Below it, a sequence is certified as a live person; a single image only under the
  * 'judge' policy, since nothing in one still (no motion, no blink) tells a printed photo that
- * fills the frame from a person (docs/face-engine.md, presentation attacks).
+ * fills the frame from a person (docs/face-engine.md, presentation attacks). A judged still is
+ * never certified with less attack confidence than the share of attacks its operating point let
+ * through on validation, and not at all when that share reaches the threshold.
  */
-export function spoofDecision(verdict: PresentationVerdict, threshold: number, singleFrame: SingleFramePolicy): SpoofStatus {
-  if (verdict.attackConfidence >= threshold) return 'IS_SPOOF_CHECK_CONFIDENCE';
-  if (verdict.evidence === 'single-frame' && singleFrame === 'refuse') return 'TEMPLATE_WITHOUT_VIDEO';
-  return 'NO_SPOOF_CHECK_CONFIDENCE';
+export function spoofDecision(
+  verdict: PresentationVerdict,
+  threshold: number,
+  singleFrame: SingleFramePolicy,
+): { status: SpoofStatus; confidence: number } {
+  const confidence = verdict.attackConfidence;
+  if (confidence >= threshold) return { status: 'IS_SPOOF_CHECK_CONFIDENCE', confidence };
+  if (verdict.evidence === 'single-frame' && singleFrame === 'refuse') return { status: 'TEMPLATE_WITHOUT_VIDEO', confidence };
+  const floor = verdict.judgedStill ? Math.ceil(verdict.judgedStill.validationApcer * 100) : 0;
+  if (floor >= threshold) return { status: 'TEMPLATE_WITHOUT_VIDEO', confidence: Math.max(confidence, floor) };
+  return { status: 'NO_SPOOF_CHECK_CONFIDENCE', confidence: Math.max(confidence, floor) };
 }
 
 function median(values: readonly number[]): number {

@@ -16,6 +16,7 @@ import {
 } from '../analysis/geometry.js';
 import { chooseMajorFace, DEFAULT_MIN_FACE_SCORE, largestFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
+import { stillCues } from '../analysis/still-cues.js';
 import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
 import { warpPerspective } from '../../../imaging/homography.js';
 import { withoutPersonalMetadata } from '../../../imaging/jpeg-metadata.js';
@@ -366,6 +367,7 @@ export class FaceRuntime {
     const imageStats: FaceImageStats = { brightness: stats.mean, contrast: stats.std, sharpness, clipped: stats.clipped };
     const cues = options.traits ? attributeCues(luma, original.rgb, landmarks68, mesh68) : null;
     const presentation = options.presentation ? framingCue(luma, detected.box) : null;
+    const still = options.stillCues ? stillCues(original, landmarks68) : null;
     lap('measures');
 
     const thumbnail = thumbnailP ? await thumbnailP : null;
@@ -400,6 +402,7 @@ export class FaceRuntime {
       image: imageStats,
       cues,
       presentation,
+      still,
       embedding,
       thumbnail,
       portrait,
