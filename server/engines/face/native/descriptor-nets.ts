@@ -1,19 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import { encodeOnnxModel } from '../../onnx/onnx-writer.js';
 import type { IdleWorkers } from '../../idle-workers.js';
 import { NativeGraph, onnxRuntime } from '../../onnx/onnx-session.js';
-import { readTflite } from '../tflite/model.js';
 import {
   type MobileFaceNetTflite,
   MOBILEFACENET_BATCH_VALUES,
-  mobileFaceNetFile,
   mobileFaceNetInput,
   splitEmbeddings,
 } from '../tflite/expo-models.js';
 import { tf, type FaceApi } from '../worker/model-loader.js';
-import { faceApiResNetToOnnx, RESNET_INPUT, weightOfParams } from './faceapi-resnet-onnx.js';
+import { RESNET_INPUT } from './faceapi-resnet-onnx.js';
+import { readNetworkFile } from './network-files.js';
 import { tensorValues } from './tensor-values.js';
-import { tfliteToOnnx } from './tflite-onnx.js';
 import type { NetworkRuntime } from '../types.js';
 
 export type { NetworkRuntime };
@@ -59,9 +55,9 @@ interface RecognitionGraphs {
 }
 
 /**
- * The same networks on onnxruntime: graphs built at load from the files the packages ship (the
- * TFLite flatbuffer, face-api's loaded weights), nothing converted ahead or downloaded. Same
- * outputs as on WASM to float rounding (tested), several times faster (docs/face-engine.md).
+ * The same networks on onnxruntime, from the files converted at install (write-networks.ts) from
+ * those the packages ship (the TFLite flatbuffer, face-api's weights). Same outputs as on WASM to
+ * float rounding (tested), several times faster (docs/face-engine.md).
  */
 class NativeDescriptorNets implements DescriptorNets {
   readonly runtime = 'native';
@@ -114,10 +110,9 @@ class NativeDescriptorNets implements DescriptorNets {
     return squares.map((_, i) => out.slice(i * dim, (i + 1) * dim));
   }
 
-  static async load(modelsDir: string, faceapi: FaceApi, idle: IdleWorkers | null): Promise<NativeDescriptorNets> {
-    const tflite = readTflite(new Uint8Array(await readFile(mobileFaceNetFile(modelsDir))));
-    const faceNet = encodeOnnxModel(tfliteToOnnx(tflite));
-    const resNet = encodeOnnxModel(faceApiResNetToOnnx(weightOfParams(faceapi.nets.faceRecognitionNet.getParamList())));
+  static load(modelsDir: string, idle: IdleWorkers | null): NativeDescriptorNets {
+    const faceNet = readNetworkFile(modelsDir, 'mobilefacenet');
+    const resNet = readNetworkFile(modelsDir, 'faceapi-resnet');
     const graphs = (threads: 1 | 2): RecognitionGraphs => ({
       faceNet: NativeGraph.create(faceNet, threads),
       resNet: NativeGraph.create(resNet, threads),
@@ -145,7 +140,7 @@ export async function loadDescriptorNets(
     return new WasmDescriptorNets(expo, faceapi, runtime.error);
   }
   try {
-    return await NativeDescriptorNets.load(modelsDir, faceapi, idle);
+    return NativeDescriptorNets.load(modelsDir, idle);
   } catch (error) {
     if (setting === 'native') throw error;
     return new WasmDescriptorNets(expo, faceapi, (error as Error).message);

@@ -1,5 +1,5 @@
 import { OnnxGraphBuilder, onnxFilter } from '../../onnx/graph-builder.js';
-import { encodeOnnxModel, type OnnxGraph } from '../../onnx/onnx-writer.js';
+import type { OnnxGraph } from '../../onnx/onnx-writer.js';
 import { NativeGraph } from '../../onnx/onnx-session.js';
 import { tf, type FaceApi } from '../worker/model-loader.js';
 import { weightOfParams, type WeightOf } from './faceapi-resnet-onnx.js';
@@ -140,16 +140,20 @@ interface FaceApiNet<Out> {
   runNet(input: NetInputLike | tf.Tensor4D): Out;
 }
 
+/** The weights of one of face-api's 112-pixel networks, its feature extractor's with its own. */
+export function faceApiNetWeights(net: unknown): WeightOf {
+  const n = net as FaceApiNet<unknown>;
+  return weightOfParams([...n.faceFeatureExtractor.getParamList(), ...n.getParamList()]);
+}
+
 /**
- * One of face-api's 112-pixel networks on onnxruntime, built from its loaded weights; the function
+ * One of face-api's 112-pixel networks on onnxruntime, from its converted file; the function
  * returned replaces its runNet (called inline, inside a tidy, by detectLandmarks and
  * predictAgeAndGender) with a synchronous native run on the same 112x112 batch, so face-api's own
  * input squaring and output handling stay as they are.
  */
-function nativeRunNet<Out>(net: FaceApiNet<Out>, build: (weight: WeightOf) => OnnxGraph, wrap: (outputs: tf.Tensor[]) => Out) {
-  const session = NativeGraph.create(
-    encodeOnnxModel(build(weightOfParams([...net.faceFeatureExtractor.getParamList(), ...net.getParamList()]))),
-  );
+function nativeRunNet<Out>(net: FaceApiNet<Out>, onnx: Uint8Array, wrap: (outputs: tf.Tensor[]) => Out) {
+  const session = NativeGraph.create(onnx);
   return () => {
     const onWasm = net.runNet.bind(net);
     net.runNet = (input) => {
@@ -166,15 +170,18 @@ function nativeRunNet<Out>(net: FaceApiNet<Out>, build: (weight: WeightOf) => On
 }
 
 /**
- * face-api's 68-point landmark and age and gender networks on onnxruntime: both are built (and may
- * fail) before the function returned replaces anything.
+ * face-api's 68-point landmark and age and gender networks on onnxruntime, from their converted
+ * files: both sessions are created (and may fail) before the function returned replaces anything.
  */
-export function faceApiNetsOnNative(faceapi: FaceApi): () => void {
+export function faceApiNetsOnNative(
+  faceapi: FaceApi,
+  onnxOf: (name: 'faceapi-landmarks68' | 'faceapi-age-gender') => Uint8Array,
+): () => void {
   const landmarks = faceapi.nets.faceLandmark68Net as unknown as FaceApiNet<tf.Tensor2D>;
   const ageGender = faceapi.nets.ageGenderNet as unknown as FaceApiNet<{ age: tf.Tensor1D; gender: tf.Tensor2D }>;
   const installs = [
-    nativeRunNet(landmarks, faceApiLandmarksToOnnx, ([out]) => out as tf.Tensor2D),
-    nativeRunNet(ageGender, faceApiAgeGenderToOnnx, ([age, gender]) => ({
+    nativeRunNet(landmarks, onnxOf('faceapi-landmarks68'), ([out]) => out as tf.Tensor2D),
+    nativeRunNet(ageGender, onnxOf('faceapi-age-gender'), ([age, gender]) => ({
       age: age as tf.Tensor1D,
       gender: gender as tf.Tensor2D,
     })),

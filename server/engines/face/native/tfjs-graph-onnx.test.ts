@@ -10,6 +10,7 @@ import { FaceRuntime } from '../worker/face-runtime.js';
 import { tf, type FaceApi } from '../worker/model-loader.js';
 import { faceApiNetsOnNative } from './faceapi-nets.js';
 import { humanGraphsOnNative, NATIVE_HUMAN_GRAPHS } from './human-graphs.js';
+import { readNetworkFile, type FaceNetwork } from './network-files.js';
 import { tfjsGraphToOnnx, type TfGraphNode } from './tfjs-graph-onnx.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -163,13 +164,17 @@ describe("Human's and face-api's networks on onnxruntime", () => {
       (await faceapi.nets.faceLandmark68Net.detectLandmarks(face)).positions.flatMap((p) => [p.x, p.y]);
     const landmarksOnWasm = await landmarks();
     const ageGenderOnWasm = await faceapi.nets.ageGenderNet.predictAgeAndGender(face);
-    // A graph that cannot be built leaves every network on WASM, not some of them.
+    // A network that cannot be loaded leaves every network on WASM, not some of them.
     const onWasmExecute = models.blazeface!.execute;
-    const broken = { ...models, liveness: { ...models.liveness!, artifacts: undefined } };
-    expect(() => humanGraphsOnNative(broken)).toThrow(/liveness no conserva su topología/);
+    const installed = (name: FaceNetwork) => readNetworkFile(defaultModelsDir(), name);
+    const missing = (key: string) => {
+      if (key === 'liveness') throw new Error('liveness missing');
+      return installed(`human-${key}` as FaceNetwork);
+    };
+    expect(() => humanGraphsOnNative(models, missing)).toThrow(/liveness missing/);
     expect(models.blazeface!.execute).toBe(onWasmExecute);
-    humanGraphsOnNative(models)();
-    faceApiNetsOnNative(faceapi)();
+    humanGraphsOnNative(models, (key) => installed(`human-${key}`))();
+    faceApiNetsOnNative(faceapi, installed)();
     // face-api's 68 points, age and gender of a 192-pixel face, through its own pre- and post-processing.
     expect(maxDiff(await landmarks(), landmarksOnWasm)).toBeLessThan(1e-3);
     const ageGender = await faceapi.nets.ageGenderNet.predictAgeAndGender(face);

@@ -33,6 +33,7 @@ import {
 } from '../native/descriptor-nets.js';
 import { faceApiNetsOnNative } from '../native/faceapi-nets.js';
 import { humanGraphsOnNative, NATIVE_HUMAN_GRAPHS } from '../native/human-graphs.js';
+import { readNetworkFile } from '../native/network-files.js';
 import { modelFile } from '../../models-dir.js';
 import { arcfaceCrop, boxCrop, MobileFaceNetTflite, mirrored } from '../tflite/expo-models.js';
 import { meanDirection, normalize } from '../../../matching/similarity.js';
@@ -79,50 +80,16 @@ export class FaceRuntime {
     networkRuntime: NetworkRuntimeSetting = 'auto',
     idle: IdleWorkers | null = null,
   ): Promise<FaceRuntime> {
-    // Checked first: without them tfjs and Human only say that no backend or model could load.
-    for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) modelFile(modelsDir, 'tfjs-wasm', file);
-    for (const graph of NATIVE_HUMAN_GRAPHS) modelFile(modelsDir, 'human', `${graph}.json`);
-    installFileModelRouter();
-    const { Human } = loadHumanModule();
-    const human = new Human({
-      backend: 'wasm',
-      wasmPath: `${path.join(modelsDir, 'tfjs-wasm')}${path.sep}`,
-      modelBasePath: fileUrlOfDir(path.join(modelsDir, 'human')),
-      debug: false,
-      async: true,
-      warmup: 'none',
-      // Human otherwise reuses results for "similar" frames: wrong for enrollment photos.
-      cacheSensitivity: 0,
-      skipAllowed: false,
-      filter: { enabled: true, equalization: false, flip: false },
-      face: {
-        enabled: true,
-        detector: { rotation: true, maxDetected: 10, minConfidence: 0.2, return: false },
-        mesh: { enabled: true },
-        attention: { enabled: false },
-        iris: { enabled: true },
-        description: { enabled: false },
-        emotion: { enabled: true },
-        antispoof: { enabled: true },
-        liveness: { enabled: true },
-        gear: { enabled: false },
-      },
-      body: { enabled: false },
-      hand: { enabled: false },
-      object: { enabled: false },
-      gesture: { enabled: false },
-      segmentation: { enabled: false },
-    });
-    await human.load();
+    const { human, faceapi } = await loadFaceLibraries(modelsDir);
     deferRotations();
-    const faceapi = loadFaceApiModule();
-    const faceApiModels = path.join(modelsDir, 'face-api');
-    await faceapi.nets.faceLandmark68Net.loadFromDisk(faceApiModels);
-    await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
-    await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
     const expo = MobileFaceNetTflite.load(modelsDir);
     const descriptors = await loadDescriptorNets(networkRuntime, modelsDir, expo, faceapi, idle);
-    return new FaceRuntime(human, faceapi, descriptors, analysisOnRuntime(human, faceapi, networkRuntime, descriptors));
+    return new FaceRuntime(
+      human,
+      faceapi,
+      descriptors,
+      analysisOnRuntime(modelsDir, human, faceapi, networkRuntime, descriptors),
+    );
   }
 
   /** The frame's bytes as int32 for tfjs, kept up to a 1080p camera frame. */
@@ -410,6 +377,55 @@ export class FaceRuntime {
   }
 }
 
+/**
+ * Human (its six face networks) and face-api (landmarks, recognition, age and gender) loaded on
+ * tfjs's WASM backend from the models folder: the runtime's pipeline, and what the networks are
+ * converted from at install (native/write-networks.ts).
+ */
+export async function loadFaceLibraries(modelsDir: string): Promise<{ human: HumanInstance; faceapi: FaceApi }> {
+  // Checked first: without them tfjs and Human only say that no backend or model could load.
+  for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) modelFile(modelsDir, 'tfjs-wasm', file);
+  for (const graph of NATIVE_HUMAN_GRAPHS) modelFile(modelsDir, 'human', `${graph}.json`);
+  installFileModelRouter();
+  const { Human } = loadHumanModule();
+  const human = new Human({
+    backend: 'wasm',
+    wasmPath: `${path.join(modelsDir, 'tfjs-wasm')}${path.sep}`,
+    modelBasePath: fileUrlOfDir(path.join(modelsDir, 'human')),
+    debug: false,
+    async: true,
+    warmup: 'none',
+    // Human otherwise reuses results for "similar" frames: wrong for enrollment photos.
+    cacheSensitivity: 0,
+    skipAllowed: false,
+    filter: { enabled: true, equalization: false, flip: false },
+    face: {
+      enabled: true,
+      detector: { rotation: true, maxDetected: 10, minConfidence: 0.2, return: false },
+      mesh: { enabled: true },
+      attention: { enabled: false },
+      iris: { enabled: true },
+      description: { enabled: false },
+      emotion: { enabled: true },
+      antispoof: { enabled: true },
+      liveness: { enabled: true },
+      gear: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+  });
+  await human.load();
+  const faceapi = loadFaceApiModule();
+  const faceApiModels = path.join(modelsDir, 'face-api');
+  await faceapi.nets.faceLandmark68Net.loadFromDisk(faceApiModels);
+  await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
+  await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
+  return { human, faceapi };
+}
+
 /** The border passes: a quarter of the frame's size around it, then three fifths, each scaled to a detector's size. */
 const PADDED_PASSES = [
   { border: 0.25, maxSide: 960 },
@@ -548,6 +564,7 @@ async function portraitOf(frame: Decoded, rightEye: Point, leftEye: Point, scale
  * says why.
  */
 function analysisOnRuntime(
+  modelsDir: string,
   human: HumanInstance,
   faceapi: FaceApi,
   setting: NetworkRuntimeSetting,
@@ -557,7 +574,10 @@ function analysisOnRuntime(
   if (descriptors.runtime === 'wasm') return { runtime: 'wasm', fallbackReason: descriptors.fallbackReason };
   try {
     // Every graph is built before any is installed: a failure leaves them all on WASM, as reported.
-    const installs = [humanGraphsOnNative(human.models.models), faceApiNetsOnNative(faceapi)];
+    const installs = [
+      humanGraphsOnNative(human.models.models, (key) => readNetworkFile(modelsDir, `human-${key}`)),
+      faceApiNetsOnNative(faceapi, (name) => readNetworkFile(modelsDir, name)),
+    ];
     for (const install of installs) install();
     return { runtime: 'native', fallbackReason: null };
   } catch (error) {
