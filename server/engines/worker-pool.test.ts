@@ -122,12 +122,17 @@ describe("the engines' workers", () => {
         'tfjs-wasm/tfjs-backend-wasm-simd.wasm',
       ],
       // The document worker checks its text detector and its tesseract files at once: either is named first.
-      [(onEvent: (e: string) => void) => DocumentEngine.start({ modelsDir: empty, warmUp: false, onEvent }), '(tesseract|paddle)/'],
+      [
+        (onEvent: (e: string) => void) => DocumentEngine.start({ modelsDir: empty, warmUp: false, onEvent }),
+        '(tesseract|paddle)/',
+      ],
     ] as const) {
       const events: string[] = [];
       const engine = start((e) => events.push(e));
       // The file named, and what to run.
-      await expect(engine.ready()).rejects.toThrow(new RegExp(`no pudo cargar sus modelos: falta el archivo de modelo ${empty}/${missing}`));
+      await expect(engine.ready()).rejects.toThrow(
+        new RegExp(`no pudo cargar sus modelos: falta el archivo de modelo ${empty}/${missing}`),
+      );
       await expect(engine.ready()).rejects.toThrow('(ejecute: node scripts/install-models.js)');
       expect(engine.state).toBe('unavailable');
       await vi.waitFor(() => expect(events).toContain('worker-exit'));
