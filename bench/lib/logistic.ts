@@ -7,13 +7,17 @@ export interface Example {
   y: boolean;
 }
 
-/** Solves A v = b for a small symmetric positive-definite A (Gaussian elimination with pivoting). */
-function solve(a: number[][], b: number[]): number[] {
+/**
+ * Solves A v = b for a small symmetric positive-definite A (Gaussian elimination with pivoting);
+ * null when A is singular.
+ */
+export function solve(a: number[][], b: number[]): number[] | null {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i]!]);
   for (let c = 0; c < n; c++) {
     let p = c;
     for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
+    if (Math.abs(m[p]![c]!) < 1e-12) return null;
     [m[c], m[p]] = [m[p]!, m[c]!];
     for (let r = 0; r < n; r++) {
       if (r === c) continue;
@@ -69,6 +73,7 @@ function fitStandardised(examples: readonly Example[], penalty: number, prior?: 
     }
     hess[0]![0]! += 1e-9;
     const step = solve(hess, grad);
+    if (!step) break;
     w = w.map((wi, i) => wi + step[i]!);
     if (Math.max(...step.map(Math.abs)) < 1e-9) break;
   }

@@ -2,6 +2,7 @@
 // standardised cues, fitted by Newton's method (a few features, a few hundred stills: no library
 // needed), its cues chosen forward by the tuning AUC alone.
 import { stillScore, type StillModel } from '../../server/operations/index.js';
+import { solve } from './logistic.js';
 import { areaUnderCurve } from './metrics.js';
 
 export interface StillSample {
@@ -57,23 +58,6 @@ export function fitLogistic(samples: readonly StillSample[], features: readonly 
     if (Math.max(...step.map(Math.abs)) < 1e-8) break;
   }
   return { features: [...features], mean, scale, weights: beta.slice(0, d), bias: beta[d]! };
-}
-
-function solve(a: number[][], b: number[]): number[] | null {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
-    if (Math.abs(m[p]![c]!) < 1e-12) return null;
-    [m[c], m[p]] = [m[p]!, m[c]!];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r]![c]! / m[c]![c]!;
-      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
-    }
-  }
-  return m.map((row, i) => row[n]! / row[i]!);
 }
 
 export const aucOf = (scores: readonly { score: number; attack: boolean }[]) =>
