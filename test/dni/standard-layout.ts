@@ -4,19 +4,10 @@
  * The engine does not use it: it finds each field by its label wherever it sits.
  */
 import type { FieldBox } from '../../server/engines/document/layout/dni-layout.js';
+import type { DniTextField } from '../../server/engines/document/text/dni-text-values.js';
 
-export type FrontField =
-  | 'surname'
-  | 'givenNames'
-  | 'sex'
-  | 'nationality'
-  | 'sequence'
-  | 'dateOfBirth'
-  | 'issuingDate'
-  | 'expirationDate'
-  | 'documentNumber'
-  | 'order';
-export type BackField = 'address' | 'placeOfBirth' | 'cuil';
+export type BackField = Extract<DniTextField, 'address' | 'placeOfBirth' | 'cuil'>;
+export type FrontField = Exclude<DniTextField, BackField>;
 
 /** Each value sits 1.8 mm under its label. */
 const value = (x: number, labelY: number, width: number, height = 3.2): FieldBox => ({ x, y: labelY + 1.8, width, height });
