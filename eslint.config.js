@@ -128,4 +128,10 @@ export default tseslint.config(
   }),
   { files: ['renderer/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['scripts/**', 'bench/**', 'e2e/**', 'test/**', '**/*.test.ts'], rules: { 'no-console': 'off' } },
+  // A CommonJS package: face-api's Node build require()s it, which Node 20 cannot do of an ES module.
+  {
+    files: ['scripts/tfjs-umbrella/**'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

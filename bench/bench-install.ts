@@ -1,6 +1,6 @@
 // npm run bench:install
 // What a station installs: the production dependencies (`npm ci --omit=dev` in a scratch copy of
-// the manifest and lock file) and the packaged app (electron-builder --dir with a stand-in
+// the manifest and lock file, other platforms' onnxruntime removed as `prepare` does) and the packaged app (electron-builder --dir with a stand-in
 // Electron, so Electron's own runtime is not counted); writes bench/results/install-size.json.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -32,25 +32,27 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'enrolla-install-'));
 try {
   for (const file of ['package.json', 'package-lock.json', '.npmrc']) cpSync(path.join(root, file), path.join(scratch, file));
   // The lock file's local packages (file: links) must resolve as they do in the repository.
-  cpSync(path.join(root, 'scripts', 'no-peer'), path.join(scratch, 'scripts', 'no-peer'), { recursive: true });
+  for (const local of ['no-peer', 'tfjs-umbrella'])
+    cpSync(path.join(root, 'scripts', local), path.join(scratch, 'scripts', local), { recursive: true });
   const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd: scratch,
     encoding: 'utf8',
   });
   if (install.status !== 0) throw new Error(`npm ci --omit=dev: ${install.stderr}`);
-  const omitDev = bytesUnder(path.join(scratch, 'node_modules'));
-  const onnxForeign = ['darwin', 'win32', 'linux']
-    .flatMap((os) => readdirSync(path.join(scratch, 'node_modules/onnxruntime-node/bin/napi-v6', os)).map((a) => `${os}/${a}`))
-    .filter((p) => p !== `${process.platform}/${process.arch}`)
-    .reduce((sum, p) => sum + bytesUnder(path.join(scratch, 'node_modules/onnxruntime-node/bin/napi-v6', p)), 0);
+  const modules = path.join(scratch, 'node_modules');
+  const installed = bytesUnder(modules);
+  const prune = spawnSync(process.execPath, [path.join(root, 'scripts', 'prune-onnxruntime.js'), modules], { encoding: 'utf8' });
+  if (prune.status !== 0) throw new Error(`prune-onnxruntime: ${prune.stderr}`);
+  const omitDev = bytesUnder(modules);
   const models = bytesUnder(path.join(root, 'models'));
   const { problems, facts } = await checkPackaging();
   rmSync(facts.work, { recursive: true, force: true });
   if (problems.length) throw new Error(`packaging: ${problems.join('; ')}`);
   const result = {
     omit_dev_mb: Math.round(omitDev / MB),
-    omit_dev_other_platforms_onnxruntime_mb: Math.round(onnxForeign / MB),
+    omit_dev_other_platforms_onnxruntime_mb: Math.round((installed - omitDev) / MB),
     models_mb: Math.round(models / MB),
+    station_mb: Math.round((omitDev + models) / MB),
     packaged_app_mb: Math.round(facts.resourcesBytes! / MB),
     packaged_note:
       "electron-builder --dir for linux-x64; resources/ only (the app, its dependencies, models), Electron's runtime not counted",

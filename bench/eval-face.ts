@@ -547,40 +547,47 @@ console.log('Fusión: suma de los cosenos de cada parte normalizados (z) por sus
 // Faces as sent against the same people's full photos: processed, refused as several faces, and
 // verified at the station's 1:1 threshold (FMR 1e-3) as the full photo is, on the same pairs.
 const verifyAt = thresholdForFmr(1e-3);
-const facesAsSentRows = CROP_KINDS.map((kind) => {
-  const ofKind = crops.filter((c) => c.kind === kind);
-  let [pairs, fullPass, cropPass, impostors, cropFalse] = [0, 0, 0, 0, 0];
-  for (const c of ofKind) {
-    const probe = samples[c.image]!;
-    for (const [j, other] of samples.entries()) {
-      const enrolled = other.embeddings[FACE_MODEL_ID];
-      if (j === c.image || !enrolled) continue;
-      if (other.identity === probe.identity) {
-        const full = probe.embeddings[FACE_MODEL_ID];
-        if (!full) continue;
-        pairs++;
-        if (confidenceOf(cosine(enrolled, full), IMPOSTOR_MODEL) >= verifyAt) fullPass++;
-        if (c.embedding && confidenceOf(cosine(enrolled, c.embedding), IMPOSTOR_MODEL) >= verifyAt) cropPass++;
-      } else if (c.embedding && impostors < 200_000) {
-        impostors++;
-        if (confidenceOf(cosine(enrolled, c.embedding), IMPOSTOR_MODEL) >= verifyAt) cropFalse++;
+// People alternate between a tuning half (where the crops' handling is decided) and a validation
+// half that no decision looks at.
+const cropPeople = [...new Set(images.map((i) => i.identity))].sort();
+const splitOf = (identity: string) => (cropPeople.indexOf(identity) % 2 === 0 ? 'tuning' : 'validation');
+const facesAsSentRows = CROP_KINDS.flatMap((kind) =>
+  (['tuning', 'validation'] as const).map((split) => {
+    const ofKind = crops.filter((c) => c.kind === kind && splitOf(samples[c.image]!.identity) === split);
+    let [pairs, fullPass, cropPass, impostors, cropFalse] = [0, 0, 0, 0, 0];
+    for (const c of ofKind) {
+      const probe = samples[c.image]!;
+      for (const [j, other] of samples.entries()) {
+        const enrolled = other.embeddings[FACE_MODEL_ID];
+        if (j === c.image || !enrolled) continue;
+        if (other.identity === probe.identity) {
+          const full = probe.embeddings[FACE_MODEL_ID];
+          if (!full) continue;
+          pairs++;
+          if (confidenceOf(cosine(enrolled, full), IMPOSTOR_MODEL) >= verifyAt) fullPass++;
+          if (c.embedding && confidenceOf(cosine(enrolled, c.embedding), IMPOSTOR_MODEL) >= verifyAt) cropPass++;
+        } else if (c.embedding && impostors < 200_000) {
+          impostors++;
+          if (confidenceOf(cosine(enrolled, c.embedding), IMPOSTOR_MODEL) >= verifyAt) cropFalse++;
+        }
       }
     }
-  }
-  const n = ofKind.length;
-  return {
-    kind,
-    inputs: n,
-    processed: n ? ofKind.filter((c) => c.status === 'OK').length / n : NaN,
-    multiple_faces: ofKind.filter((c) => c.status === 'TEMPLATE_MULTIPLE_FACES').length,
-    not_detected: ofKind.filter((c) => c.status === 'FACE_NOT_DETECTED').length,
-    padded_pass: n ? ofKind.filter((c) => c.padded).length / n : NaN,
-    genuine_pairs: pairs,
-    tar_full_photo: pairs ? fullPass / pairs : NaN,
-    tar_as_sent: pairs ? cropPass / pairs : NaN,
-    far_as_sent: impostors ? cropFalse / impostors : NaN,
-  };
-});
+    const n = ofKind.length;
+    return {
+      kind,
+      split,
+      inputs: n,
+      processed: n ? ofKind.filter((c) => c.status === 'OK').length / n : NaN,
+      multiple_faces: ofKind.filter((c) => c.status === 'TEMPLATE_MULTIPLE_FACES').length,
+      not_detected: ofKind.filter((c) => c.status === 'FACE_NOT_DETECTED').length,
+      padded_pass: n ? ofKind.filter((c) => c.padded).length / n : NaN,
+      genuine_pairs: pairs,
+      tar_full_photo: pairs ? fullPass / pairs : NaN,
+      tar_as_sent: pairs ? cropPass / pairs : NaN,
+      far_as_sent: impostors ? cropFalse / impostors : NaN,
+    };
+  }),
+);
 if (crops.length) {
   console.log(
     `\nRostros como los envían los integradores, contra las fotos completas de las mismas personas (umbral 1:1 ${verifyAt}):`,

@@ -46,6 +46,15 @@ const ROWS = [
     command: 'npm run eval:face -- --celeba',
   },
   {
+    what: 'Face 1:1, faces sent cropped tight (LFW sets, validation people)',
+    file: 'eval-face.json',
+    figure: (d) => {
+      const row = d.faces_as_sent.find((r) => r.kind === 'tight' && r.split === 'validation');
+      return `TAR ${pct(row.tar_as_sent)} at FAR 1e-3 (full photos ${pct(row.tar_full_photo)}); ${pct(row.processed)} processed`;
+    },
+    command: 'npm run eval:face',
+  },
+  {
     what: 'Face 1:N, 1,000 people × 3 photos (CelebA)',
     file: 'eval-face-faces-celeba-dev.json',
     figure: (d) => {
@@ -161,7 +170,8 @@ const ROWS = [
   {
     what: 'Installed size',
     file: 'install-size.json',
-    figure: (d) => `npm ci --omit=dev ${num(d.omit_dev_mb)} MB; packaged app ${num(d.packaged_app_mb)} MB besides Electron`,
+    figure: (d) =>
+      `station ${num(d.station_mb)} MB (npm ci --omit=dev ${num(d.omit_dev_mb)} MB, models ${num(d.models_mb)} MB); packaged app ${num(d.packaged_app_mb)} MB besides Electron`,
     command: 'npm run bench:install',
   },
 ];

@@ -245,6 +245,35 @@ describe('extraer-datos-rostro-UI', () => {
     expect((await call('extractFace', { template: await frameWith(280, 430, 85) })).status).toBe('TEMPLATE_MULTIPLE_FACES');
   });
 
+  it('finds one face in a crop cut tight inside it, and matches it to the full photo', async () => {
+    // As another detector sends a face: a square smaller than the face box, forehead and chin cut.
+    const photo = fixture('fr-obama-test1.jpg');
+    const { x, y, width, height } = props(await call('extractFace', { template: await faceTemplateOf(photo) })).position;
+    const side = Math.round(0.75 * Math.max(width, height));
+    const crop = await sharp(photo)
+      .extract({
+        left: Math.round(x + width / 2 - side / 2),
+        top: Math.round(y + height / 2 - side / 2),
+        width: side,
+        height: side,
+      })
+      .resize(150)
+      .jpeg({ quality: 88 })
+      .toBuffer();
+    const tight = await faceTemplateOf(new Uint8Array(crop));
+    const seen = await call('extractFace', { template: tight });
+    expect(seen).toMatchObject({ status: 'OK' });
+    expect(props(seen).position.width).toBeGreaterThan(100); // the whole face, not part of it
+
+    expect(await call('enroll', { idPersona: 'recorte-ajustado', template: await faceTemplate('fr-obama.jpg') })).toMatchObject({
+      status: 'SUCCESS',
+    });
+    const same = await call('verify', { idPersona: 'recorte-ajustado', template: tight });
+    expect(same).toMatchObject({ status: 'CHECK_CONFIDENCE' });
+    expect(same.faP as number).toBeLessThan(1e-3);
+    await call('deletePerson', { idPersona: 'recorte-ajustado' }); // the gallery suites below count on their own people
+  });
+
   it('says the template is invalid when a frame cannot be decoded', async () => {
     const jpeg = fixture('face-a.jpg');
     const sos = jpeg.findIndex((b, i) => b === 0xff && jpeg[i + 1] === 0xda);

@@ -93,6 +93,23 @@ describe('squareRegionInt32', () => {
     expect(at(wide, 0, 2)).toEqual([rgb[2 * width * 3], rgb[2 * width * 3 + 1], rgb[2 * width * 3 + 2]]);
   });
 
+  it('keeps a box that reaches past the image in place: its pixels where they are, zeros beyond the edges', () => {
+    // 5x5 from (-2, 4): two columns before the left edge, two rows below the bottom (height 7).
+    const box = { x: -2, y: 4, width: 5, height: 5 };
+    const r = squareRegionInt32(rgb, width, box);
+    expect(r.side).toBe(5);
+    for (let y = 0; y < 5; y++)
+      for (let x = 0; x < 5; x++) {
+        const [sx, sy] = [box.x + x, box.y + y];
+        const s = (sy * width + sx) * 3;
+        expect(at(r, x, y)).toEqual(sx < 0 || sy >= 7 ? null : [rgb[s], rgb[s + 1], rgb[s + 2]]);
+      }
+    const dirty = new Int32Array(10_000).fill(7);
+    expect([...squareRegionInt32(rgb, width, box, (n) => dirty.subarray(0, n)).data]).toEqual([...r.data]);
+    // Wholly outside: all zeros.
+    expect(squareRegionInt32(rgb, width, { x: 20, y: 0, width: 3, height: 3 }).data.every((v) => v === 0)).toBe(true);
+  });
+
   it('writes into a reused buffer what it writes into a fresh one, padding cleared of an earlier crop', () => {
     const dirty = new Int32Array(10_000).fill(7);
     for (const box of [

@@ -5,10 +5,11 @@ import { tf, type FaceApi } from './model-loader.js';
 import { ReusedInt32 } from './reused-int32.js';
 
 /**
- * The packed RGB pixels of an integer box inside the image, widened to int32 row by row (the
- * native typed-array conversion) and padded with zeros to a square the way face-api pads a
- * network's input (its padToSquare, centred: the shorter side gets round(d / 2) zeros after it
- * and the rest before), in the array `values` gives.
+ * The packed RGB pixels of an integer box, widened to int32 row by row (the native typed-array
+ * conversion) and padded with zeros to a square the way face-api pads a network's input (its
+ * padToSquare, centred: the shorter side gets round(d / 2) zeros after it and the rest before), in
+ * the array `values` gives. Where the box reaches past the image its pixels are zeros too, so a
+ * face the frame cuts keeps its place in the network's input instead of being shifted by a clamp.
  */
 export function squareRegionInt32(
   rgb: Uint8Array,
@@ -16,17 +17,21 @@ export function squareRegionInt32(
   box: Box,
   values: (length: number) => Int32Array = (length) => new Int32Array(length),
 ): { data: Int32Array; side: number } {
+  const height = rgb.length / 3 / width;
   const side = Math.max(box.width, box.height);
   const d = side - Math.min(box.width, box.height);
   const before = d - Math.round(d * 0.5);
   const left = box.width < side ? before : 0;
   const top = box.height < side ? before : 0;
   const data = values(side * side * 3);
-  if (d > 0) data.fill(0); // the padding (a reused buffer holds an earlier crop)
-  const row = box.width * 3;
-  for (let y = 0; y < box.height; y++) {
-    const from = ((box.y + y) * width + box.x) * 3;
-    data.set(rgb.subarray(from, from + row), ((top + y) * side + left) * 3);
+  const x0 = Math.max(0, box.x);
+  const x1 = Math.min(width, box.x + box.width);
+  const inside = box.x >= 0 && box.y >= 0 && x1 === box.x + box.width && box.y + box.height <= height;
+  // The padding and the parts past the image (a reused buffer holds an earlier crop).
+  if (d > 0 || !inside) data.fill(0);
+  for (let y = Math.max(0, box.y); y < Math.min(height, box.y + box.height) && x1 > x0; y++) {
+    const from = (y * width + x0) * 3;
+    data.set(rgb.subarray(from, (y * width + x1) * 3), ((top + y - box.y) * side + left + x0 - box.x) * 3);
   }
   return { data, side };
 }

@@ -112,7 +112,7 @@ export class FaceRuntime {
 
     let humanFaces = await this.detect(work, frame.width, frame.height, options);
     lap('detect');
-    if (needsPaddedPass(humanFaces, options.minFaceScore)) {
+    if (needsPaddedPass(humanFaces, frame, options.minFaceScore)) {
       // A face that fills the frame, or is cut by its edge, is missed or boxed twice by detectors
       // trained on faces with context around them: looked for again with a border around the frame.
       const padded = await Promise.all(PADDED_PASSES.map((pass) => this.detectPadded(work, frame, pass, options)));
@@ -272,7 +272,9 @@ export class FaceRuntime {
     let age: number | null = null;
     let gender: MajorFace['gender'] = null;
     if (options.embedding || options.ageGender) {
-      const align = clampBox(dlibAlignmentBox(landmarks68), work.width, work.height);
+      // Not clamped to the frame: a face the frame cuts (a tight crop) keeps its place in the
+      // networks' input, zeros beyond the edge, as on its full photo.
+      const align = dlibAlignmentBox(landmarks68);
       if (options.embedding) {
         // Four views of each network: two crops placed by independent landmarks, so each one's
         // placement error partly cancels, and their mirror images; MobileFaceNet's two ArcFace
@@ -305,7 +307,7 @@ export class FaceRuntime {
         // dlib's square of the frame as received (CLAHE's local contrast misled the network as
         // it did the descriptors), placed by the mesh's eyes and mouth where the mesh ran: they
         // slip less than face-api's points (eval:attributes, docs/face-engine.md).
-        const square = mesh68 ? clampBox(dlibAlignmentBox(mesh68), work.width, work.height) : align;
+        const square = mesh68 ? dlibAlignmentBox(mesh68) : align;
         const crop = regionTensor(original, square);
         try {
           const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(crop);
@@ -433,12 +435,25 @@ const PADDED_PASSES = [
 ];
 
 /**
- * Whether the frame's detections call for the padded passes: no face the detector is sure of, or
- * two sure faces overlapping (one face boxed twice). Ordinary frames never pay for them.
+ * A sure face this wide against the frame's longer side fills the frame: the detector, trained on
+ * faces with context around them, may have boxed only part of it (eval:face, tight crops). A face
+ * close to a 640x480 webcam (308 px wide) stays under it and pays for no second pass.
  */
-export function needsPaddedPass(faces: readonly HumanFace[], minScore = DEFAULT_MIN_FACE_SCORE): boolean {
+const FILLS_FRAME = 0.55;
+
+/**
+ * Whether the frame's detections call for the padded passes: no face the detector is sure of, two
+ * sure faces overlapping (one face boxed twice), or a face filling the frame. Ordinary frames, a
+ * face among its surroundings, never pay for them.
+ */
+export function needsPaddedPass(
+  faces: readonly HumanFace[],
+  frame: { width: number; height: number },
+  minScore = DEFAULT_MIN_FACE_SCORE,
+): boolean {
   const sure = faces.filter((f) => f.score >= minScore);
   if (sure.length === 0) return true;
+  if (sure.some((f) => f.box[2] >= FILLS_FRAME * Math.max(frame.width, frame.height))) return true;
   return sure.some((a, i) => sure.slice(i + 1).some((b) => sameFace(a, b)));
 }
 
@@ -470,7 +485,17 @@ function sameFace(a: HumanFace, b: HumanFace): boolean {
 export function mergeDetections(faces: readonly HumanFace[]): HumanFace[] {
   const kept: HumanFace[] = [];
   for (const f of [...faces].sort((a, b) => b.score - a.score)) if (!kept.some((k) => sameFace(k, f))) kept.push(f);
-  return kept.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+  // A face inside a larger sure face is part of that head, boxed by a pass that saw too little of it.
+  const whole = kept.filter((f) => !kept.some((g) => g !== f && g.box[2] > f.box[2] && insideShare(f, g) >= 0.8));
+  return whole.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+}
+
+/** The share of a's box that lies inside b's. */
+function insideShare(a: HumanFace, b: HumanFace): number {
+  const [ba, bb] = [boxOf(a), boxOf(b)];
+  const w = Math.min(ba.x + ba.width, bb.x + bb.width) - Math.max(ba.x, bb.x);
+  const h = Math.min(ba.y + ba.height, bb.y + bb.height) - Math.max(ba.y, bb.y);
+  return w > 0 && h > 0 ? (w * h) / (ba.width * ba.height) : 0;
 }
 
 /** The frame's mean colour, for a border that is neither black nor another face. */
