@@ -1,4 +1,5 @@
 import type { DocumentInfo, MrzResult, Pdf417Result } from '../../../common/api/document-schemas.js';
+import { distance } from 'fastest-levenshtein';
 import type { DateParts } from '../../engines/document/dates.js';
 import { cuilCheckDigit, formatCuil } from '../../engines/document/pdf417/cuil.js';
 import { foldText, type DniTextField, type DniTextFields } from '../../engines/document/text/dni-text-fields.js';
@@ -130,19 +131,25 @@ function ocrCandidates(printed: DniTextFields) {
 /** Names compared as the card's sources can agree: accents, Ñ, spacing and punctuation aside. */
 const nameKey = (s: string) => foldText(s).replace(/[^A-Z]/g, '');
 
-function differences(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
+/** Digits OCR takes for each other on card fonts (closed and open loops, the one and the seven). */
+const LOOKALIKE_DIGITS = new Set(['38', '39', '89', '08', '09', '06', '68', '56', '17']);
+
+/**
+ * How far a printed number is from the machine-readable one, in OCR errors: a lookalike digit
+ * (8 read as 3) half an error, any other digit, or one missing or added, a whole one.
+ */
+function digitErrors(machine: string, printed: string): number {
+  if (machine.length !== printed.length) return distance(machine, printed);
+  let errors = 0;
+  for (let i = 0; i < machine.length; i++) {
+    const [a, b] = [machine[i]!, printed[i]!];
+    if (a !== b) errors += LOOKALIKE_DIGITS.has(a < b ? a + b : b + a) ? 0.5 : 1;
   }
-  return row[b.length]!;
+  return errors;
 }
+
+const dateDigits = (d: DateParts) =>
+  `${String(d.day).padStart(2, '0')}${String(d.month).padStart(2, '0')}${String(d.year).padStart(4, '0')}`;
 
 /** The fewest edits that make `part` some run of `whole`'s letters (a semi-global alignment). */
 function differencesWithin(part: string, whole: string): number {
@@ -168,11 +175,13 @@ function printedDisagrees(
   confidence: number,
 ): boolean {
   if (machine === null || printed === null || confidence < OCR_EVIDENCE_CONFIDENCE) return false;
-  if (field === 'dateOfBirth') return !sameDate(machine as DateParts, printed as DateParts);
-  if (field === 'documentNumber') return differences(String(machine).padStart(8, '0'), String(printed).padStart(8, '0')) >= 2;
+  // A date tolerates one lookalike digit (1995 read 1935); a number, a slip and a lookalike or two
+  // lookalikes. An edit of a forger changes a whole date or several digits, and is caught.
+  if (field === 'dateOfBirth') return digitErrors(dateDigits(machine as DateParts), dateDigits(printed as DateParts)) >= 1;
+  if (field === 'documentNumber') return digitErrors(String(machine).padStart(8, '0'), String(printed).padStart(8, '0')) >= 1.5;
   const [whole, read] = [nameKey(String(machine)), nameKey(String(printed))];
   if (read.length <= whole.length - 2 && differencesWithin(read, whole) <= 1) return false;
-  return differences(whole, read) >= 2;
+  return distance(whole, read) >= 2;
 }
 
 /** What a field's sources say of it, 0-100: one valid source 90 (a check digit 95), each agreeing one more. */

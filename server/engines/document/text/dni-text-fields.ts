@@ -1,4 +1,5 @@
 // Own code: no library assigns an ID card's printed lines to fields by their labels and patterns.
+import { distance } from 'fastest-levenshtein';
 import { foldText, heightOf, lineOf, verticalOverlap, type TextBox, type TextLine, type TextWord } from './text-lines.js';
 import { type DniTextField, fitsField } from './dni-text-values.js';
 
@@ -50,33 +51,19 @@ const WRAPS: ReadonlySet<DniTextField> = new Set(['address', 'givenNames', 'surn
 
 const tokenOf = (word: string): string => foldText(word).replace(/[^A-Z0-9]/g, '');
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** A label token read with one slip at most, and only in words long enough not to be a name. */
 const tokenMatches = (read: string, label: string): boolean =>
   read === label ||
-  (label.length >= 6 && Math.abs(read.length - label.length) <= 1 && editDistance(read, label) <= 1) ||
+  (label.length >= 6 && Math.abs(read.length - label.length) <= 1 && distance(read, label) <= 1) ||
   // "rn" read for "m", "cl" for "d": two slips in a long word.
-  (label.length >= 7 && read.length >= 7 && editDistance(read, label) <= 2);
+  (label.length >= 7 && read.length >= 7 && distance(read, label) <= 2);
 
 const LABEL_TOKENS = [...new Set(Object.values(LABELS).flat(2))].filter((t) => t.length >= 5);
 
 /** A word that is most likely part of a label read too poorly to match (never a value). */
 const labelResidue = (word: TextWord): boolean => {
   const t = tokenOf(word.text);
-  return t.length >= 5 && LABEL_TOKENS.some((l) => editDistance(t, l) <= (l.length >= 7 ? 2 : 1));
+  return t.length >= 5 && LABEL_TOKENS.some((l) => distance(t, l) <= (l.length >= 7 ? 2 : 1));
 };
 
 type Segment =
