@@ -72,11 +72,8 @@ describe('the printed identity against the barcode', () => {
         documentInfoOf(payload, mrz, printed).fields[f]!.agreement,
       ]),
     );
-  // A digit swapped for its lookalike at `i`, or for a digit no OCR confuses with it.
-  const swap = (s: string, i: number, lookalike: boolean) =>
-    s.slice(0, i) +
-    ({ '3': lookalike ? '8' : '4', '8': lookalike ? '3' : '2' }[s[i]!] ?? (lookalike ? (s[i] === '1' ? '7' : '8') : '4')) +
-    s.slice(i + 1);
+  // A digit replaced by one no OCR confuses with it (2 and 4 look like no other digit).
+  const edit = (s: string, i: number) => s.slice(0, i) + (s[i] === '4' ? '2' : '4') + s.slice(i + 1);
 
   it('agrees with a faithful print and with OCR slips on lookalike digits', () => {
     expect(Object.values(agreements(printedAs({})))).toEqual(['AGREE', 'AGREE', 'AGREE', 'AGREE']);
@@ -88,7 +85,7 @@ describe('the printed identity against the barcode', () => {
 
   it('calls an edited number, birth date or surname a mismatch', () => {
     const n = person.documentNumber;
-    const edited = swap(swap(n, 1, false), 3, false);
+    const edited = edit(edit(n, 1), 3);
     expect(agreements(printedAs({ documentNumber: edited })).documentNumber).toBe('MISMATCH');
     const b = person.birthDate;
     const otherYear = `${String(b.day).padStart(2, '0')}/${String(b.month).padStart(2, '0')}/${b.year + 7}`;

@@ -459,13 +459,17 @@ export function needsPaddedPass(
 
 const boxOf = (f: HumanFace) => ({ x: f.box[0], y: f.box[1], width: f.box[2], height: f.box[3] });
 
-function iou(a: HumanFace, b: HumanFace): number {
+/** The area the two boxes share. */
+function overlap(a: HumanFace, b: HumanFace): number {
   const [ba, bb] = [boxOf(a), boxOf(b)];
   const w = Math.min(ba.x + ba.width, bb.x + bb.width) - Math.max(ba.x, bb.x);
   const h = Math.min(ba.y + ba.height, bb.y + bb.height) - Math.max(ba.y, bb.y);
-  if (w <= 0 || h <= 0) return 0;
-  const inter = w * h;
-  return inter / (ba.width * ba.height + bb.width * bb.height - inter);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+function iou(a: HumanFace, b: HumanFace): number {
+  const inter = overlap(a, b);
+  return inter / (a.box[2] * a.box[3] + b.box[2] * b.box[3] - inter);
 }
 
 /** The eyes' midpoint by the mesh (outer eye corners), where the mesh ran. */
@@ -492,10 +496,7 @@ export function mergeDetections(faces: readonly HumanFace[]): HumanFace[] {
 
 /** The share of a's box that lies inside b's. */
 function insideShare(a: HumanFace, b: HumanFace): number {
-  const [ba, bb] = [boxOf(a), boxOf(b)];
-  const w = Math.min(ba.x + ba.width, bb.x + bb.width) - Math.max(ba.x, bb.x);
-  const h = Math.min(ba.y + ba.height, bb.y + bb.height) - Math.max(ba.y, bb.y);
-  return w > 0 && h > 0 ? (w * h) / (ba.width * ba.height) : 0;
+  return overlap(a, b) / (a.box[2] * a.box[3]);
 }
 
 /** The frame's mean colour, for a border that is neither black nor another face. */
