@@ -247,6 +247,8 @@ describe('extraer-datos-rostro-UI', () => {
 
   it('finds one face in a crop cut tight inside it, and matches it to the full photo', async () => {
     // As another detector sends a face: a square smaller than the face box, forehead and chin cut.
+    // This face is found without the padded pass too; the rules that call and merge that pass are
+    // held by padded-pass.test.ts, their effect measured by eval:face's faces_as_sent.
     const photo = fixture('fr-obama-test1.jpg');
     const { x, y, width, height } = props(await call('extractFace', { template: await faceTemplateOf(photo) })).position;
     const side = Math.round(0.75 * Math.max(width, height));

@@ -175,8 +175,8 @@ function printedDisagrees(
   confidence: number,
 ): boolean {
   if (machine === null || printed === null || confidence < OCR_EVIDENCE_CONFIDENCE) return false;
-  // A date tolerates one lookalike digit (1995 read 1935); a number, a slip and a lookalike or two
-  // lookalikes. An edit of a forger changes a whole date or several digits, and is caught.
+  // A date tolerates one lookalike digit (1995 read 1935); a number one other slip or two lookalikes.
+  // A forger's edit changes a whole date or several digits, and is caught.
   if (field === 'dateOfBirth') return digitErrors(dateDigits(machine as DateParts), dateDigits(printed as DateParts)) >= 1;
   if (field === 'documentNumber') return digitErrors(String(machine).padStart(8, '0'), String(printed).padStart(8, '0')) >= 1.5;
   const [whole, read] = [nameKey(String(machine)), nameKey(String(printed))];
