@@ -1,4 +1,5 @@
 // Lint, including the layering rules: common <- server, renderer <- main, and the layers inside server/.
+import path from 'node:path';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -67,6 +68,37 @@ const SERVER_ENTRY_POINTS = [
   'version.js',
 ];
 
+const SERVER_DIR = path.resolve('server');
+
+/**
+ * Folders of server/ reach one another only through their entry points (index.ts), so a folder's
+ * inside can change without touching its callers. Paths are resolved, which no-restricted-imports
+ * cannot do for relative specifiers.
+ */
+const entryPointsRule = {
+  meta: {
+    type: 'problem',
+    messages: { deep: 'Otra carpeta del servidor se importa por su punto de entrada: {{entry}}, no {{target}}.' },
+  },
+  create(context) {
+    const from = path.relative(SERVER_DIR, context.filename).split(path.sep);
+    function check(node) {
+      const spec = node.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = path.relative(SERVER_DIR, path.resolve(path.dirname(context.filename), spec)).split(path.sep);
+      if (target[0] === '..' || target.length < 2 || target[0] === from[0]) return;
+      const inside = target.slice(1).join('/');
+      if (SERVER_ENTRY_POINTS.includes(`${target[0]}/${inside}`)) return;
+      context.report({
+        node: node.source,
+        messageId: 'deep',
+        data: { entry: `${target[0]}/index.js`, target: target.join('/') },
+      });
+    }
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
 /** One layer() per folder of server/: no import of a folder above it or beside it in its layer. */
 function serverLayers() {
   return SERVER_LAYERS.flatMap(([, folders], i) => {
@@ -102,6 +134,12 @@ export default tseslint.config(
   }),
   layer(['server/**/*.ts'], { forbidLayers: ['renderer', 'main'], forbidPackages: SERVER_FORBIDDEN_PACKAGES }),
   ...serverLayers(),
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { server: { rules: { 'entry-points': entryPointsRule } } },
+    rules: { 'server/entry-points': 'error' },
+  },
   // The desktop shell and the benchmarks reach the server through each folder's entry point only.
   ...['main', 'bench'].map((dir) => ({
     files: [`${dir}/**/*.ts`],

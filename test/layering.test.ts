@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 
 const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
 
-async function violations(filePath: string, code: string): Promise<string[]> {
+async function violations(filePath: string, code: string, rule = 'no-restricted-imports'): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result!.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 describe('layering rules (enforced by lint)', () => {
@@ -92,6 +92,34 @@ describe('layering rules (enforced by lint)', () => {
       expect(await violations(file, `import * as m from '${source}';\nexport const a = m;\n`), `${file} <- ${source}`).toEqual(
         [],
       );
+    }
+  });
+
+  it("inside server/, another folder is reached through its entry point, its own folder's modules directly", async () => {
+    const refused: [string, string][] = [
+      ['server/storage/x.ts', '../crypto/sealed.js'],
+      ['server/operations/face/x.ts', '../../engines/face/types.js'],
+      ['server/engines/face/analysis/x.ts', '../../../imaging/pixels.js'],
+      ['server/http/x.ts', '../auth/tokens.js'],
+    ];
+    for (const [file, source] of refused) {
+      expect(
+        await violations(file, `import * as m from '${source}';\nexport const a = m;\n`, 'server/entry-points'),
+        `${file} <- ${source}`,
+      ).toEqual([expect.stringContaining('punto de entrada')]);
+    }
+    const allowed: [string, string][] = [
+      ['server/operations/face/x.ts', '../../engines/index.js'],
+      ['server/engines/face/analysis/x.ts', '../../../imaging/index.js'],
+      ['server/engines/face/analysis/x.ts', '../worker/face-runtime.js'],
+      ['server/operations/x.ts', '../engines/document/index.js'],
+      ['server/search/x.ts', '../version.js'],
+    ];
+    for (const [file, source] of allowed) {
+      expect(
+        await violations(file, `import * as m from '${source}';\nexport const a = m;\n`, 'server/entry-points'),
+        `${file} <- ${source}`,
+      ).toEqual([]);
     }
   });
 

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../log/index.js';
 import { indexFacade, IndexIntegrityError, kernelLogFields, QuantizedEmbeddingIndex, type SearchIndex } from '../search/index.js';
 import type { ChangeListener, FeedPosition, Gallery } from '../storage/index.js';
 import { stationIndexFiles, type IndexFileOptions } from './station-index-files.js';

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Scope } from '../../common/scopes.js';
-import type { AuthFailure, TokenService } from '../auth/tokens.js';
-import type { FailedAuthThrottle } from '../auth/throttle.js';
+import type { AuthFailure, TokenService, FailedAuthThrottle } from '../auth/index.js';
 import { ApiError } from '../domain/index.js';
 import { HttpError } from './http-error.js';
 

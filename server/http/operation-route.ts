@@ -3,7 +3,7 @@ import type { OperationId, OperationSpec, ParsedRequestOf } from '../../common/a
 import { isException } from '../../common/api/exception.js';
 import { MAX_BODY_BYTES } from '../../common/limits.js';
 import { decodeTemplate, TemplateError, type DecodedTemplate } from '../../common/uitemplate/index.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../log/index.js';
 import type { AuditLog, TokenRecord } from '../storage/index.js';
 import { ApiError, formatIssues } from '../domain/index.js';
 import { HttpError } from './http-error.js';

@@ -1,6 +1,6 @@
-import type { TokenService } from '../auth/tokens.js';
-import type { StationConfig } from '../config/schema.js';
-import { thresholdForFmr } from '../matching/calibration.js';
+import type { TokenService } from '../auth/index.js';
+import type { StationConfig } from '../config/index.js';
+import { thresholdForFmr } from '../matching/index.js';
 import type { OperationHandlers } from './operation-handler.js';
 import type { AuditLog } from '../storage/index.js';
 import type { BackupsStatus } from '../../common/api/admin-schemas.js';

@@ -1,4 +1,4 @@
-import { EngineBusyError, FrameDecodeError } from '../engines/worker-pool.js';
+import { EngineBusyError, FrameDecodeError } from '../engines/index.js';
 import { ApiError } from '../domain/index.js';
 
 /**

@@ -1,7 +1,7 @@
 // What a use case is, for the transport that serves it (http/operation-route.ts): its context and its answer.
 import type { OperationId, ParsedRequestOf, ResponseOf } from '../../common/api/operations.js';
 import type { DecodedTemplate } from '../../common/uitemplate/index.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../log/index.js';
 import type { TokenRecord } from '../storage/index.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

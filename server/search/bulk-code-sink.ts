@@ -3,8 +3,8 @@
 // file, so that the index's own thread is left only filing the rows under their persons
 // (QuantizedEmbeddingIndex.bulkLoader). The opening and the coding then share both cores.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { addInto } from '../matching/similarity.js';
-import type { OpenedBatchSink } from '../threads/batch-sink.js';
+import { addInto } from '../matching/index.js';
+import type { OpenedBatchSink } from '../threads/index.js';
 import { RowCipher } from './row-cipher.js';
 import { type CodeLayout, coderSpaceAt, coderSpaceBytes, RowWriter } from './row-writer.js';
 import type { WasmMemory, WasmModule } from './wasm-kernel.js';

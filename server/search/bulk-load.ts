@@ -3,9 +3,8 @@
 // rows and codes them into the shared memory and the float-row file; this thread files them under
 // their persons.
 import { pathToFileURL } from 'node:url';
-import { addInto } from '../matching/similarity.js';
-import type { BulkTaker } from '../threads/batch-sink.js';
-import { compiledBeside } from '../threads/worker-script.js';
+import { addInto } from '../matching/index.js';
+import { type BulkTaker, compiledBeside } from '../threads/index.js';
 import type { BulkCodeData, CodedBatch } from './bulk-code-sink.js';
 import { type IndexParts, reserveRows } from './index-parts.js';
 import { BULK_CODERS_MAX } from './index-memory.js';

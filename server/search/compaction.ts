@@ -2,7 +2,7 @@
 // their float rows (read back checked), into a fresh float store (a file renamed over the old one,
 // or memory), and the gallery's sum taken afresh from the rows kept.
 import { openSync, renameSync } from 'node:fs';
-import { addInto } from '../matching/similarity.js';
+import { addInto } from '../matching/index.js';
 import { fileStore, type IndexParts, readChecked, rowCipher, writeRow } from './index-parts.js';
 import { FileVectorStore, MemoryVectorStore, type VectorStore } from './vector-store.js';
 

@@ -1,4 +1,4 @@
-import { addInto, dot, normalize } from '../matching/similarity.js';
+import { addInto, dot, normalize } from '../matching/index.js';
 
 export interface SearchHit {
   idPersona: string;

@@ -8,7 +8,7 @@
 //   worker-protocol.ts, scan-worker.ts   the scan worker: its control words, both sides
 //   compaction.ts, bulk-load.ts, snapshot-file.ts   compaction, a threaded rebuild, snapshots
 import type { SearchIndex } from './search-index.js';
-import { addInto } from '../matching/similarity.js';
+import { addInto } from '../matching/index.js';
 import type { SearchHit } from './embedding-index.js';
 import { Rotation } from './rotation.js';
 import { nativeKernels, withNativeKernel, type NativeKernels } from './native-kernels.js';

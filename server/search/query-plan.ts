@@ -2,7 +2,7 @@
 // asks for, the exact re-ranking of the persons that may be in the top k, each list as long as the
 // quantisation error bound needs so that nothing of the true top-k is left out
 // (docs/search-index.md, "Search" and "Why the answers are exact").
-import { normalize } from '../matching/similarity.js';
+import { normalize } from '../matching/index.js';
 import type { SearchHit } from './embedding-index.js';
 import { type FirstPass, firstPassRows } from './first-pass.js';
 import { type IndexParts, rowMismatch, viewOf } from './index-parts.js';

@@ -1,6 +1,5 @@
 import { createCipheriv, hkdfSync, randomBytes, type Cipher } from 'node:crypto';
-import { aligned, bigEndian32, word } from '../crypto/words.js';
-import { updateInto } from '../crypto/cipher-pieces.js';
+import { aligned, bigEndian32, word, updateInto } from '../crypto/index.js';
 import { nativeKernels } from './native-kernels.js';
 
 /**

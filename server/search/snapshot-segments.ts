@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { updateInto } from '../crypto/cipher-pieces.js';
+import { updateInto } from '../crypto/index.js';
 import { IndexIntegrityError, readFully, writeFully } from './index-files.js';
 
 /**

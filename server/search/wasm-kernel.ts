@@ -9,7 +9,7 @@
 // widths they are instantiated for.
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
-import { compiledBeside } from '../threads/worker-script.js';
+import { compiledBeside } from '../threads/index.js';
 
 export interface Kernel {
   /** int8 rows of `stride` bytes against an int16 probe: (row, score) of each row scoring >= thr to `out`; the count. */

@@ -6,7 +6,7 @@
 // thread asleep in Atomics.wait is slow on a VM (an idle virtual CPU is woken through the
 // hypervisor), and at 100,000 rows it was a large part of a search's first pass.
 import { Worker } from 'node:worker_threads';
-import { compiledBeside } from '../threads/worker-script.js';
+import { compiledBeside } from '../threads/index.js';
 import type { KernelModule, WasmMemory } from './wasm-kernel.js';
 
 /** The control words. */

@@ -1,5 +1,5 @@
 import type { PersonSummary } from '../../common/api/admin-schemas.js';
-import type { BulkTaker } from '../threads/batch-sink.js';
+import type { BulkTaker } from '../threads/index.js';
 
 export interface NewSample {
   modelId: string;

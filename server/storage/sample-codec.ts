@@ -1,6 +1,5 @@
 import type { PersonSummary } from '../../common/api/admin-schemas.js';
-import { openAll } from '../crypto/open-all.js';
-import { open, seal, SealError } from '../crypto/sealed.js';
+import { openAll, open, seal, SealError } from '../crypto/index.js';
 import type { NewSample, SampleListing, StoredEmbedding } from './gallery.js';
 import { StoreError, type UnreadableSample, unreadableSampleMessage } from './store-error.js';
 

@@ -1,6 +1,6 @@
 import { onnxRuntime } from '../onnx/onnx-session.js';
 import { EngineFailedError, FrameDecodeError, WorkerPool, type PoolState } from '../worker-pool.js';
-import { workerScript } from '../../threads/worker-script.js';
+import { workerScript } from '../../threads/index.js';
 import type { SideOptions, SideReading } from './read-card-side.js';
 import type { DocumentRequest, DocumentResponse } from './worker/document-types.js';
 

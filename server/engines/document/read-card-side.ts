@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { decodeRgb } from '../../imaging/decode-image.js';
+import { decodeRgb } from '../../imaging/index.js';
 import { CANONICAL_HEIGHT, CANONICAL_WIDTH, captureQuality, locateCard, type CaptureQuality } from './card/locate-card.js';
 import { MrzReader } from './mrz/read-mrz.js';
 import { parseTd1, type Td1Result } from './mrz/td1-parser.js';

@@ -1,4 +1,4 @@
-import type { ImpostorModel } from '../../matching/calibration.js';
+import type { ImpostorModel } from '../../matching/index.js';
 
 /**
  * Impostor cosine-score distribution of the shipped descriptor (fused-mobilefacenet192x4-resnet128@1),

@@ -2,7 +2,7 @@ import { cpus } from 'node:os';
 import type { TemplateFrame } from '../../../common/uitemplate/index.js';
 import { IdleWorkers } from '../idle-workers.js';
 import { EngineFailedError, FrameDecodeError, WorkerPool, type PoolState } from '../worker-pool.js';
-import { workerScript } from '../../threads/worker-script.js';
+import { workerScript } from '../../threads/index.js';
 import { FACE_MODEL_ID } from './face-model.js';
 import { onnxRuntime } from '../onnx/onnx-session.js';
 import type { NetworkRuntimeSetting } from './native/descriptor-nets.js';

@@ -1,4 +1,4 @@
-import { normalize } from '../../matching/similarity.js';
+import { normalize } from '../../matching/index.js';
 
 /**
  * Standard deviation of each descriptor's impostor cosines on the LFW sets (faces-lfw,

@@ -1,6 +1,6 @@
 /** Data that crosses between the face worker threads and the main thread (structured-clone safe). */
 
-import type { Box, Point } from '../../imaging/shapes.js';
+import type { Box, Point } from '../../imaging/index.js';
 import type { WarmUpReport } from '../warm-up.js';
 
 export type { Box, Point };

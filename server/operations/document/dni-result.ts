@@ -1,9 +1,12 @@
 import type { DocumentInfo, MrzResult, Pdf417Result } from '../../../common/api/document-schemas.js';
 import { distance } from 'fastest-levenshtein';
-import type { DateParts } from '../../engines/document/dates.js';
-import { cuilCheckDigit, formatCuil } from '../../engines/document/pdf417/cuil.js';
-import { foldText, type DniTextField, type DniTextFields } from '../../engines/document/text/dni-text-fields.js';
 import {
+  type DateParts,
+  cuilCheckDigit,
+  formatCuil,
+  foldText,
+  type DniTextField,
+  type DniTextFields,
   digitsOf,
   parseDocumentNumber,
   parseFreeText,
@@ -12,11 +15,12 @@ import {
   parsePrintedDate,
   parseSequence,
   parseSex,
-} from '../../engines/document/text/dni-text-values.js';
-import { mrzNamesEquivalent } from '../../engines/document/mrz/transliterate.js';
-import type { Td1Result } from '../../engines/document/mrz/td1-parser.js';
-import type { DniPayload, UnrecognisedPayload } from '../../engines/document/pdf417/dni-payload.js';
-import type { SideReading } from '../../engines/document/read-card-side.js';
+  mrzNamesEquivalent,
+  type Td1Result,
+  type DniPayload,
+  type UnrecognisedPayload,
+  type SideReading,
+} from '../../engines/index.js';
 
 type Source = DocumentInfo['fields'][string]['source'];
 /** A field's detail before its confidence is worked out from all of its sources. */

@@ -1,20 +1,22 @@
 import sharp from 'sharp';
 import type { RescanSide, SuggestedAction } from '../../../common/api/document-schemas.js';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
-import { CANONICAL_WIDTH } from '../../engines/document/card/locate-card.js';
-import { DNI_2012_BACK_FINGERPRINT } from '../../engines/document/layout/dni-layout.js';
-import type { DocumentEngine } from '../../engines/document/document-engine.js';
-import type { Td1Result } from '../../engines/document/mrz/td1-parser.js';
-import type { DniPayload, UnrecognisedPayload } from '../../engines/document/pdf417/dni-payload.js';
-import type { SideReading } from '../../engines/document/read-card-side.js';
-import { MATCHING_ANALYSIS } from '../../engines/face/analyze-options.js';
-import type { FaceEngine } from '../../engines/face/face-engine.js';
-import type { AnalyzeOptions } from '../../engines/face/types.js';
+import {
+  CANONICAL_WIDTH,
+  DNI_2012_BACK_FINGERPRINT,
+  type DocumentEngine,
+  type Td1Result,
+  type DniPayload,
+  type UnrecognisedPayload,
+  type SideReading,
+  MATCHING_ANALYSIS,
+  type FaceEngine,
+  type AnalyzeOptions,
+} from '../../engines/index.js';
 import { ApiError } from '../../domain/index.js';
 import type { OperationHandlers } from '../operation-handler.js';
 import { engineError } from '../engine-errors.js';
-import { confidenceOf, falseAcceptProbability, thresholdForFmr } from '../../matching/calibration.js';
-import { cosine } from '../../matching/similarity.js';
+import { confidenceOf, falseAcceptProbability, thresholdForFmr, cosine } from '../../matching/index.js';
 import { selectFrames } from '../face/frame-selection.js';
 import type { FaceMatchingPolicy } from '../face/face-context.js';
 import { ResultCache } from '../result-cache.js';

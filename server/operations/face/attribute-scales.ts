@@ -1,5 +1,4 @@
-import { expressionGeometry } from '../../engines/face/analysis/expression-geometry.js';
-import type { MajorFace } from '../../engines/face/types.js';
+import { expressionGeometry, type MajorFace } from '../../engines/index.js';
 import { FITTED_SCALES } from './attribute-scales-data.js';
 
 /**

@@ -1,7 +1,7 @@
 import { sniffImage } from '../../../common/uitemplate/index.js';
 import { ApiError } from '../../domain/index.js';
-import type { FrameAnalysis } from '../../engines/face/types.js';
-import { cosine } from '../../matching/similarity.js';
+import type { FrameAnalysis } from '../../engines/index.js';
+import { cosine } from '../../matching/index.js';
 import { engineError } from '../engine-errors.js';
 import type { OperationHandler } from '../operation-handler.js';
 import { extractedFace, EXTRACT_DEFAULTS, extractOptions } from './extract-face.js';

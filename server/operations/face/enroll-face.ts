@@ -1,5 +1,4 @@
-import { cosine } from '../../matching/similarity.js';
-import { confidenceOf } from '../../matching/calibration.js';
+import { cosine, confidenceOf } from '../../matching/index.js';
 import type { ScreenInput } from '../../storage/index.js';
 import type { OperationHandler } from '../operation-handler.js';
 import { BASE_ANALYSIS, type FaceContext } from './face-context.js';

@@ -5,9 +5,8 @@ import {
   type extractFaceResponseSchema,
 } from '../../../common/api/face-schemas.js';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
-import { assessQuality } from '../../engines/face/analysis/quality.js';
-import type { AnalyzeOptions, FrameAnalysis } from '../../engines/face/types.js';
-import type { ImpostorModel } from '../../matching/calibration.js';
+import { assessQuality, type AnalyzeOptions, type FrameAnalysis } from '../../engines/index.js';
+import type { ImpostorModel } from '../../matching/index.js';
 import type { OperationHandler } from '../operation-handler.js';
 import { ResultCache } from '../result-cache.js';
 import { b64, type FaceContext } from './face-context.js';

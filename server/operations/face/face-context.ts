@@ -1,15 +1,13 @@
 import type { SingleFramePolicy } from '../../../common/api/face-schemas.js';
 import type { DecodedTemplate } from '../../../common/uitemplate/index.js';
-import { MATCHING_ANALYSIS } from '../../engines/face/analyze-options.js';
-import type { FaceEngine } from '../../engines/face/face-engine.js';
-import type { AnalyzeOptions, FrameAnalysis } from '../../engines/face/types.js';
+import { MATCHING_ANALYSIS, type FaceEngine, type AnalyzeOptions, type FrameAnalysis } from '../../engines/index.js';
 import {
   confidenceOf,
   falseAcceptProbability,
   identificationThreshold,
   type ImpostorModel,
   thresholdForFmr,
-} from '../../matching/calibration.js';
+} from '../../matching/index.js';
 import type { SearchIndex } from '../../search/index.js';
 import type { Gallery } from '../../storage/index.js';
 import { engineError } from '../engine-errors.js';

@@ -1,8 +1,13 @@
 import type { z } from 'zod';
 import type { ExtractParameters, facePropertiesSchema } from '../../../common/api/face-schemas.js';
-import type { QualityReport } from '../../engines/face/analysis/quality.js';
-import { expressionGeometry } from '../../engines/face/analysis/expression-geometry.js';
-import type { Box, FrameAnalysis, MajorFace, Point } from '../../engines/face/types.js';
+import {
+  type QualityReport,
+  expressionGeometry,
+  type Box,
+  type FrameAnalysis,
+  type MajorFace,
+  type Point,
+} from '../../engines/index.js';
 import { mouthOpenProbability, smileProbability, traitProbability } from './attribute-scales.js';
 import { EXPRESSION_THRESHOLDS } from './attribute-scales-data.js';
 

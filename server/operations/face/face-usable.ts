@@ -1,4 +1,4 @@
-import type { MajorFace } from '../../engines/face/types.js';
+import type { MajorFace } from '../../engines/index.js';
 
 /**
  * Eye distance under which a face is not located reliably enough to describe: the landmarks' error

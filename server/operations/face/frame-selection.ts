@@ -1,8 +1,5 @@
-import { chooseMajorFace } from '../../engines/face/analysis/major-face.js';
-import { assessQuality, type QualityReport } from '../../engines/face/analysis/quality.js';
-import type { FrameAnalysis, MajorFace } from '../../engines/face/types.js';
-import { confidenceOf, thresholdForFmr, type ImpostorModel } from '../../matching/calibration.js';
-import { cosine } from '../../matching/similarity.js';
+import { chooseMajorFace, assessQuality, type QualityReport, type FrameAnalysis, type MajorFace } from '../../engines/index.js';
+import { confidenceOf, thresholdForFmr, type ImpostorModel, cosine } from '../../matching/index.js';
 import { whyFaceUnusable } from './face-usable.js';
 
 export interface UsableFrame {

@@ -1,5 +1,4 @@
-import type { ImpostorModel } from '../../matching/calibration.js';
-import { centredImpostors, centringShift, centringWeight, galleryCentre } from '../../matching/gallery-centre.js';
+import { type ImpostorModel, centredImpostors, centringShift, centringWeight, galleryCentre } from '../../matching/index.js';
 import type { SearchIndex } from '../../search/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { SingleFramePolicy } from '../../../common/api/face-schemas.js';
-import type { Point } from '../../engines/face/types.js';
+import type { Point } from '../../engines/index.js';
 import type { UsableFrame } from './frame-selection.js';
 import { STILL_MODEL, STILL_THRESHOLD, STILL_VALIDATION, stillCueValues, stillScore } from './still-judgement.js';
 

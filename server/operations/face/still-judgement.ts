@@ -1,4 +1,4 @@
-import type { MajorFace } from '../../engines/face/types.js';
+import type { MajorFace } from '../../engines/index.js';
 
 /** A logistic combination of standardised cues: the attack probability of one still. */
 export interface StillModel {

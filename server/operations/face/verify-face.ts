@@ -1,4 +1,4 @@
-import { cosine } from '../../matching/similarity.js';
+import { cosine } from '../../matching/index.js';
 import type { OperationHandler } from '../operation-handler.js';
 import { BASE_ANALYSIS, type FaceContext, round1 } from './face-context.js';
 import { selectFrames } from './frame-selection.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../log/index.js';
 import type { ChangeListener, FeedPosition, NewSample } from '../gallery.js';
 import { Mutex } from '../mutex.js';
 import type { SealedEmbedding } from '../sample-codec.js';

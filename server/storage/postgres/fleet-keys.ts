@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { open, SealError } from '../../crypto/sealed.js';
+import { open, SealError } from '../../crypto/index.js';
 import { KEY_CHECK, keyCheckValue, type SampleKeys } from '../sample-codec.js';
 import { StoreError } from '../store-error.js';
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../log/index.js';
 import type { ChangeListener, FeedPosition, GalleryFeed, IndexFill } from '../gallery.js';
 import { ChangeFeed, type DecodeEmbeddings, embeddingsOfPersons, newestPosition, readGallerySnapshot } from './change-feed.js';
 import { galleryError } from './errors.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { PersonSummary } from '../../../common/api/admin-schemas.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../log/index.js';
 import type { EnrollOutcome, Gallery, NewSample, SampleListing, Screen, StoredEmbedding } from '../gallery.js';
 import { personOf, SampleCodec, type PersonRow, type SampleRow, type SealedEmbedding } from '../sample-codec.js';
 import { UNREADABLE_SAMPLE_LOG } from '../store-error.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { seal } from '../../crypto/sealed.js';
+import { seal } from '../../crypto/index.js';
 import { KEY_CHECK, keyCheckValue, sampleAad } from '../sample-codec.js';
 import { FleetKeys } from './fleet-keys.js';
 import { migrate, WRITE_LOCK } from './migrations.js';

@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { workerScript } from '../../threads/worker-script.js';
+import { workerScript } from '../../threads/index.js';
 import { SEARCH_INDEX_DIR } from '../data-dir.js';
 import type { AuditEntry } from '../../../common/api/admin-schemas.js';
 import { StoreError } from '../store-error.js';

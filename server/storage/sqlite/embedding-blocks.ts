@@ -1,6 +1,5 @@
 import { createDecipheriv } from 'node:crypto';
-import { updateInto } from '../../crypto/cipher-pieces.js';
-import { NONCE, SealError, TAG, VERSION, seal } from '../../crypto/sealed.js';
+import { updateInto, NONCE, SealError, TAG, VERSION, seal } from '../../crypto/index.js';
 
 /**
  * A block holds, opened, what a rebuild's range read returns for one model's samples with ids in

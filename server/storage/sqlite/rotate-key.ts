@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { seal } from '../../crypto/sealed.js';
+import { seal } from '../../crypto/index.js';
 import { DATA_KEY_BYTES, keyFile, loadOrCreateDataKey, pendingKeyFile, writeKeyFile } from '../data-key.js';
 import { KEY_CHECK, keyCheckValue, oneKey, SampleCodec, sampleAad } from '../sample-codec.js';
 import { closeStationDatabase, openStationDatabase, sqliteFaults, type StationDatabase } from './station-database.js';

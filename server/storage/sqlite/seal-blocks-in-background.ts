@@ -1,4 +1,4 @@
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../log/index.js';
 import type { SqliteGallery } from './sqlite-gallery.js';
 
 export interface BlockSealingOptions {

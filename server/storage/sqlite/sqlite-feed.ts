@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { StreamVisitor } from '../../threads/batch-sink.js';
+import type { StreamVisitor } from '../../threads/index.js';
 import type { ChangeListener, FeedPosition, GalleryFeed, IndexFill, NewSample } from '../gallery.js';
 import type { SampleCodec, SealedEmbedding } from '../sample-codec.js';
 import type { UnreadableSample } from '../store-error.js';

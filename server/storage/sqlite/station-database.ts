@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { open, seal } from '../../crypto/sealed.js';
+import { open, seal } from '../../crypto/index.js';
 import { KEY_CHECK, keyCheckValue, sampleAad } from '../sample-codec.js';
 import { StoreError } from '../store-error.js';
 import { MIGRATIONS } from './migrations.js';

@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { BatchSink, StreamVisitor } from '../../threads/batch-sink.js';
-import { workerScript } from '../../threads/worker-script.js';
+import { type BatchSink, type StreamVisitor, workerScript } from '../../threads/index.js';
 import { StoreError, type UnreadableSample, unreadableSampleMessage } from '../store-error.js';
 import { BLOCK_IDS } from './embedding-blocks.js';
 import type { UnsealReady, UnsealRequest, UnsealResponse, UnsealWorkerData } from './worker/unseal-worker.js';

@@ -1,7 +1,17 @@
-import { homographyFrom, warpPerspective, type Homography } from '../../../imaging/homography.js';
-import { bestHorizontalLine, bestVerticalLine, edgeMaps, shrink, type LineFit } from '../../../imaging/lines.js';
-import { laplacianVariance, lumaOf, type Plane } from '../../../imaging/pixels.js';
-import type { Point } from '../../../imaging/shapes.js';
+import {
+  homographyFrom,
+  warpPerspective,
+  type Homography,
+  bestHorizontalLine,
+  bestVerticalLine,
+  edgeMaps,
+  shrink,
+  type LineFit,
+  laplacianVariance,
+  lumaOf,
+  type Plane,
+  type Point,
+} from '../../../imaging/index.js';
 
 /** ID-1 card (ISO/IEC 7810): 85.60 x 53.98 mm. Canonical rectified size: 300 dpi. */
 export const CARD_ASPECT = 85.6 / 53.98;

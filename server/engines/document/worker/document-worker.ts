@@ -1,6 +1,6 @@
 // Entry of the document-engine worker thread: card localisation, PDF417 and MRZ off the event loop.
 import { parentPort, workerData } from 'node:worker_threads';
-import { ImageDecodeError } from '../../../imaging/decode-image.js';
+import { ImageDecodeError } from '../../../imaging/index.js';
 import { exitWhenAsked } from '../../worker-exit.js';
 import { CardSideReader } from '../read-card-side.js';
 import type { DocumentRequest, DocumentResponse, DocumentWorkerStatus } from './document-types.js';

@@ -1,4 +1,4 @@
-import type { Plane } from '../../../imaging/pixels.js';
+import type { Plane } from '../../../imaging/index.js';
 
 /**
  * Contrast-limited adaptive histogram equalization (Zuiderveld, 1994) on a luma plane:

@@ -1,6 +1,6 @@
 import type { AttributeCues, Box, Point } from '../types.js';
 import { centroid, distance } from './geometry.js';
-import { chromaMean, darkLineDepth, gradientEnergy, hairShare, regionStats, type Plane } from '../../../imaging/pixels.js';
+import { chromaMean, darkLineDepth, gradientEnergy, hairShare, regionStats, type Plane } from '../../../imaging/index.js';
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 

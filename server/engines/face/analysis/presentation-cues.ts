@@ -1,5 +1,4 @@
-import { bestHorizontalLine, bestVerticalLine, edgeMaps, shrink } from '../../../imaging/lines.js';
-import type { Plane } from '../../../imaging/pixels.js';
+import { bestHorizontalLine, bestVerticalLine, edgeMaps, shrink, type Plane } from '../../../imaging/index.js';
 import type { Box } from '../types.js';
 
 export interface FramingCue {

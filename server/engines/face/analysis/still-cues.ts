@@ -1,6 +1,6 @@
 // The pixel cues a single still is judged on (singleFrame 'judge'); the radix-2 FFT is written
 // here because no package we ship offers a 2-D spectrum of a small patch.
-import type { Box, Point } from '../../../imaging/shapes.js';
+import type { Box, Point } from '../../../imaging/index.js';
 
 export interface Rgb {
   rgb: Uint8Array;

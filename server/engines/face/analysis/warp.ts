@@ -1,4 +1,4 @@
-import type { Homography } from '../../../imaging/homography.js';
+import type { Homography } from '../../../imaging/index.js';
 import type { Box } from '../types.js';
 
 /**

@@ -1,5 +1,4 @@
-import type { Homography } from '../../../imaging/homography.js';
-import type { Point } from '../../../imaging/shapes.js';
+import type { Homography, Point } from '../../../imaging/index.js';
 import { centroid } from '../analysis/geometry.js';
 
 /**

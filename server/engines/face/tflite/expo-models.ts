@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RgbImage } from '../../../imaging/decode-image.js';
-import { warpPerspective } from '../../../imaging/homography.js';
-import { mirrorRowsInPlace } from '../../../imaging/pixels.js';
-import { normalize } from '../../../matching/similarity.js';
-import type { Box, Point } from '../../../imaging/shapes.js';
+import { type RgbImage, warpPerspective, mirrorRowsInPlace, type Box, type Point } from '../../../imaging/index.js';
+import { normalize } from '../../../matching/index.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
 import { ARCFACE_TEMPLATE_112, similarity } from './align.js';
 import { TfliteExecutor } from './executor.js';

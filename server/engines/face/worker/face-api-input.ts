@@ -1,5 +1,4 @@
-import type { RgbImage } from '../../../imaging/decode-image.js';
-import { mirrorRowsInPlace } from '../../../imaging/pixels.js';
+import { type RgbImage, mirrorRowsInPlace } from '../../../imaging/index.js';
 import type { Box, Point } from '../types.js';
 import { tf, type FaceApi } from './model-loader.js';
 import { ReusedInt32 } from './reused-int32.js';

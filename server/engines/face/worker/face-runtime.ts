@@ -17,10 +17,17 @@ import {
 import { chooseMajorFace, DEFAULT_MIN_FACE_SCORE, largestFace } from '../analysis/major-face.js';
 import { framingCue } from '../analysis/presentation-cues.js';
 import { stillCues } from '../analysis/still-cues.js';
-import { decodeRgb, type RgbImage } from '../../../imaging/decode-image.js';
-import { warpPerspective } from '../../../imaging/homography.js';
-import { withoutPersonalMetadata } from '../../../imaging/jpeg-metadata.js';
-import { clampBox, laplacianVariance, lumaOf, regionStats, type Plane } from '../../../imaging/pixels.js';
+import {
+  decodeRgb,
+  type RgbImage,
+  warpPerspective,
+  withoutPersonalMetadata,
+  clampBox,
+  laplacianVariance,
+  lumaOf,
+  regionStats,
+  type Plane,
+} from '../../../imaging/index.js';
 import { rotatedBoxToSource } from '../analysis/warp.js';
 import { fuseDescriptors } from '../fused-descriptor.js';
 import { fivePoints, meshFivePoints } from '../tflite/align.js';
@@ -36,7 +43,7 @@ import { humanGraphsOnNative, NATIVE_HUMAN_GRAPHS } from '../native/human-graphs
 import { readNetworkFile } from '../native/network-files.js';
 import { modelFile } from '../../models-dir.js';
 import { arcfaceCrop, boxCrop, MobileFaceNetTflite, mirrored } from '../tflite/expo-models.js';
-import { meanDirection, normalize } from '../../../matching/similarity.js';
+import { meanDirection, normalize } from '../../../matching/index.js';
 import { RESNET_INPUT } from '../native/faceapi-resnet-onnx.js';
 import { ReusedInt32 } from './reused-int32.js';
 import { deferRotations } from './deferred-rotation.js';

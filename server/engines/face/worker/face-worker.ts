@@ -1,7 +1,7 @@
 // Entry of one face-engine worker thread: loads the models once, then analyzes frames on request.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse, WorkerStatus } from '../types.js';
-import { ImageDecodeError } from '../../../imaging/decode-image.js';
+import { ImageDecodeError } from '../../../imaging/index.js';
 import { IdleWorkers } from '../../idle-workers.js';
 import { exitWhenAsked } from '../../worker-exit.js';
 import type { NetworkRuntimeSetting } from '../native/descriptor-nets.js';

@@ -4,9 +4,8 @@
 // into the index meanwhile (docs/search-index.md).
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openAll, OpenAllScratch } from '../../../crypto/open-all.js';
-import { open, SealError } from '../../../crypto/sealed.js';
-import type { BatchSink, OpenedBatchSink } from '../../../threads/batch-sink.js';
+import { openAll, OpenAllScratch, open, SealError } from '../../../crypto/index.js';
+import type { BatchSink, OpenedBatchSink } from '../../../threads/index.js';
 import { sampleAad } from '../../sample-codec.js';
 import { type UnreadableSample, unreadableSampleMessage } from '../../store-error.js';
 import { BLOCK_IDS, openBlock } from '../embedding-blocks.js';
