@@ -18,6 +18,7 @@ export {
   parseFreeText,
   parseName,
   parseOrder,
+  parsePlaceOfBirth,
   parsePrintedDate,
   parseSequence,
   parseSex,

@@ -10,6 +10,7 @@ import {
   digitsOf,
   parseDocumentNumber,
   parseFreeText,
+  parsePlaceOfBirth,
   parseName,
   parseOrder,
   parsePrintedDate,
@@ -308,7 +309,7 @@ export function documentInfoOf(
   }
   const complete = fields as DocumentInfo['fields'];
   const address = parseFreeText(printed.address?.text ?? '');
-  const placeOfBirth = parseFreeText(printed.placeOfBirth?.text ?? '');
+  const placeOfBirth = parsePlaceOfBirth(printed.placeOfBirth?.text ?? '');
   // Printed only: what OCR read, with its confidence, never valid.
   for (const [name, value, read] of [
     ['address', address, printed.address],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readDniFields } from './dni-text-fields.js';
-import { parseDocumentNumber, parsePrintedDate } from './dni-text-values.js';
+import { parseDocumentNumber, parseFreeText, parsePlaceOfBirth, parsePrintedDate } from './dni-text-values.js';
 import { groupWords, type TextWord } from './text-lines.js';
 
 /** Words of a phrase laid out from (x, y): `h` pixels high, 0.6 h per character, one space between. */
@@ -63,6 +63,36 @@ describe('printed DNI fields found by their labels, wherever they sit', () => {
     });
   });
 
+  it('follows a long value beside a small label along a slightly skewed row', () => {
+    // Each word 1.2 px higher than the one before: the last words share none of the label's height.
+    const value = phrase('BELGRANO 348 PISO 14 DPTO 1 - SALTA - SALTA', 160, 60, 26).map((w, i) => ({
+      ...w,
+      box: { ...w.box, y0: w.box.y0 - 1.2 * i, y1: w.box.y1 - 1.2 * i },
+    }));
+    const f = readDniFields([
+      ...groupWords(phrase('DOMICILIO:', 40, 72, 14)),
+      ...value.map((w) => groupWords([w])[0]!),
+      ...groupWords(phrase('LUGAR DE NACIMIENTO: NEUQUÉN', 40, 140, 14)),
+    ]).fields;
+    expect(texts(f)).toEqual({ address: 'BELGRANO 348 PISO 14 DPTO 1 - SALTA - SALTA', placeOfBirth: 'NEUQUÉN' });
+  });
+
+  it('drops a doubtful glyph run into the next word and a speck above the row, and keeps a number that starts a street', () => {
+    const street = phrase('BELGRANO 348', 160, 60, 20);
+    const ghost: TextWord = { text: '1', confidence: 55, box: { x0: 150, y0: 62, x1: 164, y1: 80 } };
+    expect(texts(fieldsOf(phrase('DOMICILIO:', 40, 64, 14), [ghost], street))).toEqual({ address: 'BELGRANO 348' });
+    // A speck above the row read as letters (the accent's height makes the first word reach it).
+    const [diaz, ...rest] = phrase('DÍAZ DE LA FUENTE', 160, 60, 20);
+    const accented = { ...diaz!, box: { ...diaz!.box, y0: 52 } };
+    const speck: TextWord = { text: 'LA', confidence: 90, box: { x0: 180, y0: 51, x1: 186, y1: 57 } };
+    expect(texts(fieldsOf(phrase('APELLIDO:', 40, 66, 14), [accented, speck, ...rest]))).toEqual({
+      surname: 'DÍAZ DE LA FUENTE',
+    });
+    expect(texts(fieldsOf(phrase('DOMICILIO:', 40, 64, 14), phrase('9 DE JULIO 1234', 160, 60, 20, 60)))).toEqual({
+      address: '9 DE JULIO 1234',
+    });
+  });
+
   it('takes a label read with one slip, and does not take a name for a label', () => {
     const f = fieldsOf(
       phrase('Apelido / Surnarne', 300, 100, 12),
@@ -99,6 +129,19 @@ describe('printed values', () => {
     expect(parsePrintedDate('29 FEB/ FEB 2000')).toEqual({ day: 29, month: 2, year: 2000 });
     expect(parsePrintedDate('29/02/2001')).toBeNull();
     expect(parsePrintedDate('01 ENE/ FEB 1980')).toBeNull();
+  });
+
+  it("puts the card's spaced dash back between an address's parts", () => {
+    expect(parseFreeText('INDEPENDENCIA 939 PISO 6 DPTO 1- SALTA-SALTA')).toBe('INDEPENDENCIA 939 PISO 6 DPTO 1 - SALTA - SALTA');
+    expect(parseFreeText('B" ALTO ALBERDI -PALERMO')).toBe('B° ALTO ALBERDI - PALERMO');
+    expect(parseFreeText('DPTO 1-SALTA - SALTA')).toBe('DPTO 1 - SALTA - SALTA');
+  });
+
+  it("reads a place of birth without the label's leftovers around it", () => {
+    expect(parsePlaceOfBirth('DE NEUQUÉN')).toBe('NEUQUÉN');
+    expect(parsePlaceOfBirth('GODOY CRUZ CU')).toBe('GODOY CRUZ');
+    expect(parsePlaceOfBirth('SAN MIGUEL DE TUCUMÁN')).toBe('SAN MIGUEL DE TUCUMÁN');
+    expect(parsePlaceOfBirth('LA PAZ, ENTRE RÍOS')).toBe('LA PAZ, ENTRE RÍOS');
   });
 
   it('reads document numbers with dots and OCR letters for digits', () => {

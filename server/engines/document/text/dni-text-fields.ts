@@ -151,6 +151,22 @@ function fittingRun(field: DniTextField, words: readonly TextWord[]): TextWord[]
   return null;
 }
 
+/**
+ * A doubtful single character whose box runs into the next word's on its row: the edge of that
+ * word's first letter read twice ("1 BELGRANO"), not a word of its own ("9 DE JULIO" leaves a space).
+ */
+function ghostGlyph(word: TextWord, words: readonly TextWord[]): boolean {
+  if ([...word.text].length !== 1 || word.confidence >= 70) return false;
+  return words.some(
+    (o) =>
+      o !== word &&
+      /[\p{L}\p{N}]{2}/u.test(o.text) &&
+      verticalOverlap(o.box, word.box) > 0.5 &&
+      o.box.x0 > word.box.x0 &&
+      o.box.x0 < word.box.x1,
+  );
+}
+
 /** The words of the first row of `words` (the topmost word's row). */
 function firstRow(words: readonly TextWord[]): TextWord[] {
   if (!words.length) return [];
@@ -203,8 +219,10 @@ export function readDniFields(
   const fields: DniTextFields = {};
   const unread: UnreadValue[] = [];
 
-  const take = (field: DniTextField, words: TextWord[], byLabel: boolean) => {
-    for (const w of words) free.delete(w);
+  const take = (field: DniTextField, taken: TextWord[], byLabel: boolean) => {
+    for (const w of taken) free.delete(w);
+    const words = taken.filter((w) => !ghostGlyph(w, taken));
+    if (!words.length) return;
     const line = lineOf(words);
     // Row by row, each left to right: a wrapped value reads in order.
     const rows: TextWord[][] = [];
@@ -243,9 +261,10 @@ export function readDniFields(
     );
     // Beside: the free words right after it on its row, before the next label.
     // Label leftovers ("BIRTH:") stay in the row for the gaps between words, never in a value.
-    const beside = [...free, ...residue]
-      .filter((w) => verticalOverlap(w.box, label.box) > 0.4 && centreX(w.box) > label.box.x1 - h * 0.5 && w.box.x0 < columnEnd)
+    const right = [...free, ...residue]
+      .filter((w) => centreX(w.box) > label.box.x1 - h * 0.5 && w.box.x0 < columnEnd)
       .sort((a, b) => a.box.x0 - b.box.x0);
+    const firstBeside = right.find((w) => verticalOverlap(w.box, label.box) > 0.4);
     /** Under: the first row of free words below the label, in its column, not beside a label of their own. */
     const below = () =>
       firstRow(
@@ -269,11 +288,18 @@ export function readDniFields(
         ),
       ).sort((a, b) => a.box.x0 - b.box.x0);
     let value: TextWord[] = [];
-    if (beside.length && beside[0]!.box.x0 - label.box.x1 < 12 * h) {
+    if (firstBeside && firstBeside.box.x0 - label.box.x1 < 12 * h) {
       // Only the run of words close to one another from the first: a far word is another column's.
-      value = [beside[0]!];
-      for (const w of beside.slice(1)) {
+      // Each word on the row of the last letters before it, not the label's: a line slightly
+      // skewed drifts off a small label's height along a long value.
+      // A speck read as letters, far smaller than the value's, is neither part of it nor its row.
+      const letters = (x: TextWord) => /[\p{L}\p{N}]/u.test(x.text);
+      const speck = (x: TextWord) => letters(x) && heightOf(x.box) < 0.5 * heightOf(firstBeside.box);
+      value = [firstBeside];
+      for (const w of right.filter((x) => x.box.x0 > firstBeside.box.x0 && !speck(x))) {
         const last = value[value.length - 1]!;
+        const row = [...value].reverse().find(letters) ?? last;
+        if (verticalOverlap(w.box, row.box) <= 0.4) continue;
         if (w.box.x0 - last.box.x1 < 2.5 * Math.max(heightOf(w.box), heightOf(last.box))) value.push(w);
         else break;
       }

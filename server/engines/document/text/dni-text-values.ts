@@ -109,10 +109,25 @@ export function parseFreeText(text: string): string | null {
     .replace(/\s+([,.])/g, '$1')
     .replace(/(^|\s)-(?=\S)/g, '$1- ')
     .replace(/(\S)-(?=\s|$)/g, '$1 -')
+    // "SALTA-SALTA", "DPTO 1-SALTA": a word of three letters or more after, a word or a number before, are two parts.
+    .replace(/(\p{L}{3,}|\d)-(?=\p{L}{3,})/gu, '$1 - ')
     // "B°" (barrio) and "N°": OCR reads the degree sign as a quote, a star or an o.
     .replace(/(^|\s)([BN])\s?["”“*º°]\s/g, '$1$2° ')
     .trim();
   return t.length >= 2 ? t.toUpperCase() : null;
+}
+
+/**
+ * A place of birth: a locality, and its province after a comma. No place begins with the label's
+ * "DE" (LUGAR DE / NACIMIENTO set over two lines) nor ends with a word of one or two letters,
+ * which is the next label's start read beside it ("GODOY CRUZ CU" before CUIL).
+ */
+export function parsePlaceOfBirth(text: string): string | null {
+  const t = parseFreeText(text)
+    ?.replace(/^DE\s+/, '')
+    .replace(/\s+\p{L}{1,2}$/u, '')
+    .trim();
+  return t && t.length >= 2 ? t : null;
 }
 
 /** Whether a value found for a field looks like one: a number where a number goes, a name without digits. */
