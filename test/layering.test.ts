@@ -8,6 +8,17 @@ async function violations(filePath: string, code: string, rule = 'no-restricted-
   return result!.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
+/** What one rule says of each import of `source` from `file`: its number of messages per case. */
+async function importsJudged(cases: readonly [string, string][], rule = 'no-restricted-imports'): Promise<string[]> {
+  const out: string[] = [];
+  for (const [file, source] of cases) {
+    const messages = await violations(file, `import * as m from '${source}';\nexport const a = m;\n`, rule);
+    out.push(`${file} <- ${source}: ${messages.length}`);
+  }
+  return out;
+}
+const each = (cases: readonly [string, string][], n: number) => cases.map(([file, source]) => `${file} <- ${source}: ${n}`);
+
 describe('layering rules (enforced by lint)', () => {
   it('common/ imports neither the layers above nor Node', async () => {
     expect(
@@ -72,12 +83,7 @@ describe('layering rules (enforced by lint)', () => {
       ['server/cli/x.ts', 'pg'],
       ['server/station/x.ts', 'express'],
     ];
-    for (const [file, source] of refused) {
-      expect(
-        await violations(file, `import * as m from '${source}';\nexport const a = m;\n`),
-        `${file} <- ${source}`,
-      ).toHaveLength(1);
-    }
+    expect(await importsJudged(refused)).toEqual(each(refused, 1));
     const allowed: [string, string][] = [
       ['server/http/x.ts', '../operations/index.js'],
       ['server/operations/x.ts', '../engines/index.js'],
@@ -88,11 +94,7 @@ describe('layering rules (enforced by lint)', () => {
       ['server/cli/x.ts', '../station/index.js'],
       ['server/storage/x.ts', 'pg'],
     ];
-    for (const [file, source] of allowed) {
-      expect(await violations(file, `import * as m from '${source}';\nexport const a = m;\n`), `${file} <- ${source}`).toEqual(
-        [],
-      );
-    }
+    expect(await importsJudged(allowed)).toEqual(each(allowed, 0));
   });
 
   it("inside server/, another folder is reached through its entry point, its own folder's modules directly", async () => {
@@ -102,12 +104,7 @@ describe('layering rules (enforced by lint)', () => {
       ['server/engines/face/analysis/x.ts', '../../../imaging/pixels.js'],
       ['server/http/x.ts', '../auth/tokens.js'],
     ];
-    for (const [file, source] of refused) {
-      expect(
-        await violations(file, `import * as m from '${source}';\nexport const a = m;\n`, 'server/entry-points'),
-        `${file} <- ${source}`,
-      ).toEqual([expect.stringContaining('punto de entrada')]);
-    }
+    expect(await importsJudged(refused, 'server/entry-points')).toEqual(each(refused, 1));
     const allowed: [string, string][] = [
       ['server/operations/face/x.ts', '../../engines/index.js'],
       ['server/engines/face/analysis/x.ts', '../../../imaging/index.js'],
@@ -115,12 +112,7 @@ describe('layering rules (enforced by lint)', () => {
       ['server/operations/x.ts', '../engines/document/index.js'],
       ['server/search/x.ts', '../version.js'],
     ];
-    for (const [file, source] of allowed) {
-      expect(
-        await violations(file, `import * as m from '${source}';\nexport const a = m;\n`, 'server/entry-points'),
-        `${file} <- ${source}`,
-      ).toEqual([]);
-    }
+    expect(await importsJudged(allowed, 'server/entry-points')).toEqual(each(allowed, 0));
   });
 
   it('the desktop shell and the benchmarks import the server through its entry points only', async () => {
