@@ -93,6 +93,14 @@ describe('printed DNI fields found by their labels, wherever they sit', () => {
     });
   });
 
+  it("keeps a value's words when its first word's box came out twice as tall", () => {
+    const [av, ...rest] = phrase('AV. DEL LIBERTADOR 301 PISO 2', 160, 60, 20);
+    const tall = { ...av!, box: { ...av!.box, y0: 48, y1: 92 } };
+    expect(texts(fieldsOf(phrase('DOMICILIO:', 40, 64, 14), [tall, ...rest]))).toEqual({
+      address: 'AV. DEL LIBERTADOR 301 PISO 2',
+    });
+  });
+
   it('takes a label read with one slip, and does not take a name for a label', () => {
     const f = fieldsOf(
       phrase('Apelido / Surnarne', 300, 100, 12),

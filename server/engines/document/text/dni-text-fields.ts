@@ -294,7 +294,12 @@ export function readDniFields(
       // skewed drifts off a small label's height along a long value.
       // A speck read as letters, far smaller than the value's, is neither part of it nor its row.
       const letters = (x: TextWord) => /[\p{L}\p{N}]/u.test(x.text);
-      const speck = (x: TextWord) => letters(x) && heightOf(x.box) < 0.5 * heightOf(firstBeside.box);
+      const heights = right
+        .filter(letters)
+        .map((x) => heightOf(x.box))
+        .sort((a, b) => a - b);
+      const usual = heights[Math.floor(heights.length / 2)]!;
+      const speck = (x: TextWord) => letters(x) && heightOf(x.box) < 0.5 * usual;
       value = [firstBeside];
       for (const w of right.filter((x) => x.box.x0 > firstBeside.box.x0 && !speck(x))) {
         const last = value[value.length - 1]!;
