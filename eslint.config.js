@@ -1,5 +1,6 @@
 // Lint, including the layering rules: common <- server, renderer <- main, and the layers inside server/.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -68,7 +69,8 @@ const SERVER_ENTRY_POINTS = [
   'version.js',
 ];
 
-const SERVER_DIR = path.resolve('server');
+// Beside this file, wherever ESLint is run from.
+const SERVER_DIR = fileURLToPath(new URL('./server', import.meta.url));
 
 /**
  * Folders of server/ reach one another only through their entry points (index.ts), so a folder's

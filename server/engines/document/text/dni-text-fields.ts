@@ -133,6 +133,9 @@ function segmentsOf(line: TextLine): Segment[] {
 
 const centreX = (b: TextBox): number => (b.x0 + b.x1) / 2;
 
+/** A dash, comma or other mark: no letter or digit, so no height of its own to compare. */
+const isMark = (w: TextWord): boolean => !/[\p{L}\p{N}]/u.test(w.text);
+
 const textOf = (words: readonly TextWord[]): string =>
   lineOf(words)
     .text.replace(/^[\s:.\-–—]+/, '')
@@ -293,17 +296,16 @@ export function readDniFields(
       // Each word on the row of the last letters before it, not the label's: a line slightly
       // skewed drifts off a small label's height along a long value.
       // A speck read as letters, far smaller than the value's, is neither part of it nor its row.
-      const letters = (x: TextWord) => /[\p{L}\p{N}]/u.test(x.text);
       const heights = right
-        .filter(letters)
+        .filter((x) => !isMark(x))
         .map((x) => heightOf(x.box))
         .sort((a, b) => a - b);
       const usual = heights[Math.floor(heights.length / 2)]!;
-      const speck = (x: TextWord) => letters(x) && heightOf(x.box) < 0.5 * usual;
+      const speck = (x: TextWord) => !isMark(x) && heightOf(x.box) < 0.5 * usual;
       value = [firstBeside];
       for (const w of right.filter((x) => x.box.x0 > firstBeside.box.x0 && !speck(x))) {
         const last = value[value.length - 1]!;
-        const row = [...value].reverse().find(letters) ?? last;
+        const row = [...value].reverse().find((x) => !isMark(x)) ?? last;
         if (verticalOverlap(w.box, row.box) <= 0.4) continue;
         if (w.box.x0 - last.box.x1 < 2.5 * Math.max(heightOf(w.box), heightOf(last.box))) value.push(w);
         else break;
@@ -346,7 +348,7 @@ export function readDniFields(
             w.box.y0 - first.box.y1 < vh * 0.9 &&
             w.box.x0 < columnEnd &&
             w.box.x0 > Math.min(first.box.x0, label.box.x0) - 2 * vh &&
-            (!/[\p{L}\p{N}]/u.test(w.text) || (heightOf(w.box) > vh * 0.6 && heightOf(w.box) < vh * 1.6)),
+            (isMark(w) || (heightOf(w.box) > vh * 0.6 && heightOf(w.box) < vh * 1.6)),
         ),
       );
       // Its dashes and commas too: their boxes sit mid-line, lower than the gap allows a word's top.
@@ -354,7 +356,7 @@ export function readDniFields(
         (w) =>
           !value.includes(w) &&
           !next.includes(w) &&
-          !/[\p{L}\p{N}]/u.test(w.text) &&
+          isMark(w) &&
           next.some((n) => verticalOverlap(n.box, w.box) > 0.5) &&
           w.box.x0 > Math.min(...next.map((n) => n.box.x0)) - vh &&
           w.box.x1 < Math.max(...next.map((n) => n.box.x1)) + 2 * vh,
@@ -452,16 +454,15 @@ function backByOrder(
 /** Rows of free words of one size: a small label's leftovers are not part of the value beside them. */
 function groupFree(words: TextWord[]): TextLine[] {
   const rows: TextWord[][] = [];
-  // A dash or comma has no height of its own to compare: a row is sized by its last word.
-  const mark = (w: TextWord) => !/[\p{L}\p{N}]/u.test(w.text);
+  // A row is sized by its last word that is not a mark.
   const similar = (a: TextWord, b: TextWord) =>
-    mark(b) || (heightOf(b.box) / heightOf(a.box) < 1.6 && heightOf(a.box) / heightOf(b.box) < 1.6);
+    isMark(b) || (heightOf(b.box) / heightOf(a.box) < 1.6 && heightOf(a.box) / heightOf(b.box) < 1.6);
   for (const w of words.sort((a, b) => a.box.x0 - b.box.x0)) {
     // Of the rows it could continue, the one that ends nearest before it.
     let best: { row: TextWord[]; gap: number } | null = null;
     for (const row of rows) {
       const last = row[row.length - 1]!;
-      const sized = [...row].reverse().find((x) => !mark(x)) ?? last;
+      const sized = [...row].reverse().find((x) => !isMark(x)) ?? last;
       if (verticalOverlap(last.box, w.box) <= 0.5 || !similar(sized, w)) continue;
       const gap = Math.abs(w.box.x0 - last.box.x1);
       if (!best || gap < best.gap) best = { row, gap };
