@@ -4,7 +4,7 @@ import { CANONICAL_HEIGHT, CANONICAL_WIDTH, captureQuality, locateCard, type Cap
 import { MrzReader } from './mrz/read-mrz.js';
 import { parseTd1, type Td1Result } from './mrz/td1-parser.js';
 import { decodePdf417 } from './pdf417/decode-pdf417.js';
-import { TextLineDetector } from './text/detect-text-lines.js';
+import { outsideMasks, TextLineDetector } from './text/detect-text-lines.js';
 import { CardTextReader, type CardImage } from './text/read-card-text.js';
 import { estimateSkew } from './skew.js';
 import { readDniFields, type DniTextField, type DniTextFields } from './text/dni-text-fields.js';
@@ -42,6 +42,15 @@ export interface SideReading {
 const MRZ_ZONE_TOP = Math.round((33 / 54) * CANONICAL_HEIGHT);
 /** Printed text may reach a little into that zone; the MRZ's first line starts lower (about 37 mm). */
 const MRZ_MASK_MARGIN = Math.round((2.5 / 54) * CANONICAL_HEIGHT);
+
+/**
+ * Whether a side's lines include an MRZ's: two or more lines of print over half the card wide in the
+ * MRZ zone (an MRZ gives three of 0.9 widths; a front's lowest print, at most one).
+ */
+function looksLikeMrzLines(boxes: readonly TextBox[]): boolean {
+  const top = MRZ_ZONE_TOP + MRZ_MASK_MARGIN;
+  return boxes.filter((b) => (b.y0 + b.y1) / 2 > top && b.x1 - b.x0 > CANONICAL_WIDTH / 2).length >= 2;
+}
 
 /** Whether a side gave anything to go on: a code, or a few printed fields. */
 const readSomething = (r: SideReading): boolean =>
@@ -209,6 +218,10 @@ export class CardSideReader {
 
     let pdf417: SideReading['pdf417'] = null;
     let mrz: SideReading['mrz'] = null;
+    let levelledPage: Promise<CardImage> | undefined;
+    const pageOf = () => (levelledPage ??= levelled(card));
+    /** The lines found on a declared front before its MRZ was looked for. */
+    let frontLines: TextBox[] | null = null;
     if (options.declaredSide === 'back' && options.mrz) {
       // A 2012+ back carries the MRZ and no barcode: look for the MRZ first (its absence costs ~0.2 s,
       // a barcode search up to 1.5 s).
@@ -221,7 +234,16 @@ export class CardSideReader {
     } else {
       if (options.pdf417) pdf417 = await readPdf417();
       const layout = pdf417?.payload.layout;
-      if (options.mrz && layout !== 'front-2012' && layout !== 'back-2009') mrz = await readMrz();
+      if (options.mrz && layout !== 'front-2012' && layout !== 'back-2009') {
+        if (options.declaredSide === 'front' && options.text) {
+          // A front carries no MRZ: it is read only where the detector sees one's long lines (a back
+          // sent as the front), which spares a 2009 front ~0.45 s of MRZ OCR.
+          const [detector, page] = await Promise.all([this.detector(), pageOf()]);
+          frontLines = await detector.detect(page, pdf417?.box ? [pdf417.box] : []);
+          lap('detect');
+          if (looksLikeMrzLines(frontLines)) mrz = await readMrz();
+        } else mrz = await readMrz();
+      }
     }
 
     let printed: SideReading['printed'] = null;
@@ -231,8 +253,9 @@ export class CardSideReader {
       if (mrz) masks.push({ x0: 0, y0: MRZ_ZONE_TOP + MRZ_MASK_MARGIN, x1: CANONICAL_WIDTH, y1: CANONICAL_HEIGHT });
       if (pdf417?.box) masks.push(pdf417.box);
       // Lines found by the detector, each read at one height: small labels and large values alike.
-      const [detector, page] = await Promise.all([this.detector(), levelled(card)]);
-      let lines = groupWords(await this.text.readLines(page, await detector.detect(page, masks)));
+      const [detector, page] = await Promise.all([this.detector(), pageOf()]);
+      const boxes = frontLines ? outsideMasks(frontLines, masks) : await detector.detect(page, masks);
+      let lines = groupWords(await this.text.readLines(page, boxes));
       // Words read with little confidence (small print beside large, a faint label): read again
       // alone, enlarged, and kept where the second reading is the surer.
       const doubtful = doubtfulRuns(lines);

@@ -93,15 +93,20 @@ export class TextLineDetector {
         x1: Math.min(card.width, (x1 + 1 + d) / sx),
         y1: Math.min(card.height, (y1 + 1 + d) / sy),
       };
-      if (!masks.some((m) => overlapShare(m, box) > 0.5)) boxes.push(box);
+      boxes.push(box);
     }
     // Top to bottom, then left to right: the order a reader and the field assignment expect.
-    return splitStacked(card, boxes).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+    return splitStacked(card, outsideMasks(boxes, masks)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   }
 
   async close(): Promise<void> {
     await this.session.release();
   }
+}
+
+/** The boxes not mostly inside any of the masks (zones read already). */
+export function outsideMasks(boxes: readonly TextBox[], masks: readonly TextBox[]): TextBox[] {
+  return boxes.filter((box) => !masks.some((m) => overlapShare(m, box) > 0.5));
 }
 
 /** A box this many times the side's median line height may hold two lines run together. */
