@@ -122,6 +122,23 @@ describe('printed DNI fields found by their labels, wherever they sit', () => {
     expect(f.order).toMatchObject({ text: '00098765432', byLabel: true });
   });
 
+  it("keeps the dashes of a value under its label, though they sit below the gap a word's top may leave", () => {
+    // A 2009 back: a small label, and a tall address line a label's height and more below it.
+    const dash = (x: number): TextWord => ({ text: '-', confidence: 66, box: { x0: x, y0: 88, x1: x + 11, y1: 92 } });
+    const value = phrase('MORENO 955 PISO 12 DPTO B', 48, 73, 28);
+    const rest = phrase('ROSARIO', value.at(-1)!.box.x1 + 30, 73, 28);
+    const f = fieldsOf(
+      phrase('Domicilio', 48, 44, 11),
+      value,
+      [dash(value.at(-1)!.box.x1 + 10)],
+      rest,
+      [dash(rest[0]!.box.x1 + 10)],
+      phrase('SANTA', rest[0]!.box.x1 + 30, 73, 28),
+      phrase('FE', 48, 115, 28),
+    );
+    expect(f.address?.text).toBe('MORENO 955 PISO 12 DPTO B - ROSARIO - SANTA FE');
+  });
+
   it('says where a label without a value should have it', () => {
     const r = readDniFields(groupWords(phrase('Ejemplar', 800, 220, 12)));
     expect(r.fields).toEqual({});

@@ -204,6 +204,28 @@ function splitGlued(line: TextLine): TextLine {
   return words.length === line.words.length ? line : lineOf(words);
 }
 
+/**
+ * The dashes and commas on a row of words: their boxes sit mid-line, lower than a word's top may
+ * be and shorter than a word, so the tests that find a row's words pass them by.
+ */
+function rowMarks(row: readonly TextWord[], free: ReadonlySet<TextWord>, h: number): TextWord[] {
+  return [...free].filter(
+    (w) =>
+      !row.includes(w) &&
+      isMark(w) &&
+      row.some((n) => verticalOverlap(n.box, w.box) > 0.5) &&
+      w.box.x0 > Math.min(...row.map((n) => n.box.x0)) - h &&
+      w.box.x1 < Math.max(...row.map((n) => n.box.x1)) + 2 * h,
+  );
+}
+
+/** A row of words with its marks, left to right. */
+function withRowMarks(row: TextWord[], free: ReadonlySet<TextWord>): TextWord[] {
+  if (!row.length) return row;
+  const h = [...row].map((w) => heightOf(w.box)).sort((a, b) => a - b)[Math.floor(row.length / 2)]!;
+  return [...row, ...rowMarks(row, free, h)].sort((a, b) => a.box.x0 - b.box.x0);
+}
+
 /** The card's printed fields from its lines: each value beside or under its label, wrapped lines joined. */
 export function dniFieldsFromText(lines: readonly TextLine[]): DniTextFields {
   return readDniFields(lines).fields;
@@ -269,7 +291,8 @@ export function readDniFields(
       .sort((a, b) => a.box.x0 - b.box.x0);
     const firstBeside = right.find((w) => verticalOverlap(w.box, label.box) > 0.4);
     /** Under: the first row of free words below the label, in its column, not beside a label of their own. */
-    const below = () =>
+    const below = () => withRowMarks(rowBelow(), free);
+    const rowBelow = () =>
       firstRow(
         [...free].filter(
           (w) =>
@@ -351,17 +374,7 @@ export function readDniFields(
             (isMark(w) || (heightOf(w.box) > vh * 0.6 && heightOf(w.box) < vh * 1.6)),
         ),
       );
-      // Its dashes and commas too: their boxes sit mid-line, lower than the gap allows a word's top.
-      const marks = [...free].filter(
-        (w) =>
-          !value.includes(w) &&
-          !next.includes(w) &&
-          isMark(w) &&
-          next.some((n) => verticalOverlap(n.box, w.box) > 0.5) &&
-          w.box.x0 > Math.min(...next.map((n) => n.box.x0)) - vh &&
-          w.box.x1 < Math.max(...next.map((n) => n.box.x1)) + 2 * vh,
-      );
-      next.push(...marks);
+      next.push(...rowMarks(next, free, vh).filter((w) => !value.includes(w)));
       const startsAligned =
         next.length > 0 &&
         Math.min(...next.map((w) => w.box.x0)) < Math.max(first.box.x0, label.box.x0) + 2 * vh &&

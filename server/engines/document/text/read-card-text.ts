@@ -47,6 +47,16 @@ function paperGrey(grey: Uint8Array): number {
   return 255;
 }
 
+/**
+ * A word's box kept to its line's rows: a detected line's band is grown past its ink into the
+ * lines above and below, and a word OCR stretched over a neighbour's strokes or its own accents
+ * would look taller than its line or on another row to the field assignment.
+ */
+function withinCore(box: TextBox, core: TextBox): TextBox {
+  const [y0, y1] = [Math.max(box.y0, core.y0), Math.min(box.y1, core.y1)];
+  return y1 - y0 >= 0.3 * (core.y1 - core.y0) ? { ...box, y0, y1 } : box;
+}
+
 /** A rectified card side, packed RGB. */
 export interface CardImage {
   rgb: Uint8Array;
@@ -105,7 +115,7 @@ export class CardTextReader {
         // The detector's box is the line's ink core: capital accents (Á, Ó, Ñ's tilde) stand above it.
         const h = box.y1 - box.y0;
         const tall = { ...box, y0: box.y0 - h * ACCENT_ROOM };
-        return { box: tall, scale: lineHeight / (tall.y1 - tall.y0) };
+        return { box: tall, scale: lineHeight / (tall.y1 - tall.y0), core: box };
       }),
       false,
     );
@@ -114,7 +124,7 @@ export class CardTextReader {
   /** Regions cut out, each scaled by its own factor, stacked into one image and read at once. */
   private async readScaled(
     card: CardImage,
-    regions: readonly { box: TextBox; scale: number }[],
+    regions: readonly { box: TextBox; scale: number; core?: TextBox }[],
     dropCut: boolean,
   ): Promise<TextWord[]> {
     const grey = await sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } })
@@ -122,9 +132,18 @@ export class CardTextReader {
       .raw()
       .toBuffer();
     const paper = paperGrey(grey);
-    const bands: { left: number; top: number; scale: number; y: number; width: number; height: number; image: Buffer }[] = [];
+    const bands: {
+      left: number;
+      top: number;
+      scale: number;
+      core: TextBox | undefined;
+      y: number;
+      width: number;
+      height: number;
+      image: Buffer;
+    }[] = [];
     let y = MOSAIC_MARGIN;
-    for (const { box, scale } of regions) {
+    for (const { box, scale, core } of regions) {
       const left = Math.max(0, Math.floor(box.x0));
       const top = Math.max(0, Math.floor(box.y0));
       const w = Math.min(card.width, Math.ceil(box.x1)) - left;
@@ -136,7 +155,7 @@ export class CardTextReader {
         .resize({ width, height, fit: 'fill' })
         .png({ compressionLevel: 1 })
         .toBuffer();
-      bands.push({ left, top, scale, y, width, height, image });
+      bands.push({ left, top, scale, core, y, width, height, image });
       y += height + MOSAIC_MARGIN;
     }
     if (!bands.length) return [];
@@ -164,15 +183,13 @@ export class CardTextReader {
       if (!band) continue;
       const [x0, x1] = [b.x0 - MOSAIC_MARGIN, b.x1 - MOSAIC_MARGIN];
       if (dropCut && (x0 <= 1 || x1 >= band.width - 1)) continue;
-      out.push({
-        ...word,
-        box: {
-          x0: band.left + x0 / band.scale,
-          y0: band.top + Math.max(0, b.y0 - band.y) / band.scale,
-          x1: band.left + x1 / band.scale,
-          y1: band.top + Math.min(band.height, b.y1 - band.y) / band.scale,
-        },
-      });
+      const box = {
+        x0: band.left + x0 / band.scale,
+        y0: band.top + Math.max(0, b.y0 - band.y) / band.scale,
+        x1: band.left + x1 / band.scale,
+        y1: band.top + Math.min(band.height, b.y1 - band.y) / band.scale,
+      };
+      out.push({ ...word, box: band.core ? withinCore(box, band.core) : box });
     }
     return out;
   }

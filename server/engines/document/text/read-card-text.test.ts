@@ -1,0 +1,35 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderRandomCard } from '../../../../test/dni/random-card.js';
+import { defaultModelsDir } from '../../models-dir.js';
+import { TextLineDetector } from './detect-text-lines.js';
+import { readDniFields } from './dni-text-fields.js';
+import { parsePlaceOfBirth } from './dni-text-values.js';
+import { CardTextReader } from './read-card-text.js';
+import { groupWords } from './text-lines.js';
+
+let detector: TextLineDetector;
+let reader: CardTextReader;
+beforeAll(async () => {
+  detector = await TextLineDetector.load(defaultModelsDir());
+  reader = new CardTextReader();
+  await reader.ready();
+}, 60_000);
+afterAll(async () => {
+  await detector?.close();
+  await reader?.close();
+});
+
+describe('CardTextReader.readLines', () => {
+  it('keeps each word to its own line, so a place of birth wrapped under accented words is read whole', async () => {
+    // Seed 26's back sets "CONCEPCIÓN DEL URUGUAY, ENTRE" beside its label and "RÍOS" tight under it.
+    const card = await renderRandomCard(26, 'back-2012');
+    const { data, info } = await sharp(card.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image = { rgb: new Uint8Array(data), width: info.width, height: info.height };
+    const boxes = await detector.detect(image);
+    const words = await reader.readLines(image, boxes);
+    const truth = card.truth.text.find((t) => t.kind === 'value' && t.field === 'placeOfBirth')!.text;
+    const { fields } = readDniFields(groupWords(words), 'back');
+    expect(parsePlaceOfBirth(fields.placeOfBirth?.text ?? '')).toBe(truth.toUpperCase());
+  }, 60_000);
+});
