@@ -159,6 +159,7 @@ describe('printed values', () => {
   it("puts the card's spaced dash back between an address's parts", () => {
     expect(parseFreeText('INDEPENDENCIA 939 PISO 6 DPTO 1- SALTA-SALTA')).toBe('INDEPENDENCIA 939 PISO 6 DPTO 1 - SALTA - SALTA');
     expect(parseFreeText('B" ALTO ALBERDI -PALERMO')).toBe('B° ALTO ALBERDI - PALERMO');
+    expect(parseFreeText('185 - B”* PARQUE PATRICIOS')).toBe('185 - B° PARQUE PATRICIOS');
     expect(parseFreeText('DPTO 1-SALTA - SALTA')).toBe('DPTO 1 - SALTA - SALTA');
   });
 

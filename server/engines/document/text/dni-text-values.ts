@@ -112,7 +112,7 @@ export function parseFreeText(text: string): string | null {
     // "SALTA-SALTA", "DPTO 1-SALTA": a word of three letters or more after, a word or a number before, are two parts.
     .replace(/(\p{L}{3,}|\d)-(?=\p{L}{3,})/gu, '$1 - ')
     // "B°" (barrio) and "N°": OCR reads the degree sign as a quote, a star or an o.
-    .replace(/(^|\s)([BN])\s?["”“*º°]\s/g, '$1$2° ')
+    .replace(/(^|\s)([BN])\s?["”“*º°]{1,2}\s/g, '$1$2° ')
     .trim();
   return t.length >= 2 ? t.toUpperCase() : null;
 }
