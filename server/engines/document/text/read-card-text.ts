@@ -54,8 +54,11 @@ function paperGrey(grey: Uint8Array): number {
  */
 function withinCore(box: TextBox, core: TextBox): TextBox {
   const [y0, y1] = [Math.max(box.y0, core.y0), Math.min(box.y1, core.y1)];
-  return y1 - y0 >= 0.3 * (core.y1 - core.y0) ? { ...box, y0, y1 } : box;
+  return y1 - y0 >= OWN_LINE_SHARE * (core.y1 - core.y0) ? { ...box, y0, y1 } : box;
 }
+
+/** A word sharing less of its line's height than this is a neighbour's fragment (or a mark): its box is left as read. */
+const OWN_LINE_SHARE = 0.3;
 
 /** A rectified card side, packed RGB. */
 export interface CardImage {
