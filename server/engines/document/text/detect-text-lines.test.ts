@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardPixels } from '../../../../test/dni/card-pixels.js';
 import { renderRandomCard } from '../../../../test/dni/random-card.js';
 import { defaultModelsDir } from '../../models-dir.js';
 import { TextLineDetector } from './detect-text-lines.js';
@@ -11,11 +12,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => detector?.close());
 
-async function cardImage(png: Buffer) {
-  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { rgb: new Uint8Array(data), width: info.width, height: info.height };
-}
-
 describe('TextLineDetector', () => {
   it('finds every printed line of cards of other layouts, labels and values, rows apart', async () => {
     for (const [seed, side] of [
@@ -24,7 +20,7 @@ describe('TextLineDetector', () => {
       [20_005, 'front-2009'],
     ] as const) {
       const card = await renderRandomCard(seed, side);
-      const boxes = await detector.detect(await cardImage(card.image));
+      const boxes = await detector.detect(await cardPixels(card.image));
       const lines = card.truth.text
         .flatMap((t) => t.lines)
         .filter((l) => l.box.height >= 8 && l.text.trim().length >= 2)
@@ -45,7 +41,7 @@ describe('TextLineDetector', () => {
 
   it('leaves out what a mask covers, and finds nothing on a blank side', async () => {
     const card = await renderRandomCard(20_004, 'back-2012');
-    const image = await cardImage(card.image);
+    const image = await cardPixels(card.image);
     const all = await detector.detect(image);
     const lowerHalf = { x0: 0, y0: image.height / 2, x1: image.width, y1: image.height };
     const masked = await detector.detect(image, [lowerHalf]);
@@ -54,6 +50,6 @@ describe('TextLineDetector', () => {
     const blank = await sharp({ create: { width: 1011, height: 638, channels: 3, background: '#eeeeee' } })
       .png()
       .toBuffer();
-    expect(await detector.detect(await cardImage(blank))).toEqual([]);
+    expect(await detector.detect(await cardPixels(blank))).toEqual([]);
   }, 60_000);
 });

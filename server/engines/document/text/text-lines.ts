@@ -24,6 +24,12 @@ export interface TextLine {
 
 export const heightOf = (b: TextBox): number => b.y1 - b.y0;
 
+/** The median height of these boxes (0 when there are none): a row's or a side's usual size, whatever one odd box says. */
+export function medianHeight(boxes: readonly TextBox[]): number {
+  const heights = boxes.map(heightOf).sort((a, b) => a - b);
+  return heights.length ? heights[Math.floor(heights.length / 2)]! : 0;
+}
+
 /** Uppercase letters and digits without accents; what labels are compared as. */
 export function foldText(s: string): string {
   return s.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
