@@ -365,8 +365,10 @@ export function readDniFields(
     for (let wrap = 0; WRAPS.has(label.field) && wrap < 2; wrap++) {
       // A next line right under the value's last, starting about where it or its label starts.
       const last = Math.max(...value.map((w) => w.box.y0));
-      const first = lineOf(value.filter((w) => verticalOverlap(w.box, value.find((v) => v.box.y0 === last)!.box) > 0.5));
-      const vh = heightOf(first.box);
+      const row = value.filter((w) => verticalOverlap(w.box, value.find((v) => v.box.y0 === last)!.box) > 0.5);
+      const first = lineOf(row);
+      // The row's usual height: one word's box stretched over an accent or a neighbour's strokes is not its size.
+      const vh = medianHeight(row.filter((w) => !isMark(w)).map((w) => w.box)) || heightOf(first.box);
       const next = firstRow(
         [...free].filter(
           (w) =>

@@ -4,7 +4,7 @@ import { PSM, type Page, type Worker } from 'tesseract.js';
 import { defaultModelsDir } from '../../models-dir.js';
 import { RecyclingPool } from '../ocr/recycling-pool.js';
 import { createLocalWorker } from '../ocr/tesseract-worker.js';
-import type { TextBox, TextWord } from './text-lines.js';
+import { rowBelow, type TextBox, type TextWord } from './text-lines.js';
 
 function wordsOf(data: Page): TextWord[] {
   const found: TextWord[] = [];
@@ -59,6 +59,49 @@ function withinCore(box: TextBox, core: TextBox): TextBox {
 
 /** A word sharing less of its line's height than this is a neighbour's fragment (or a mark): its box is left as read. */
 const OWN_LINE_SHARE = 0.3;
+
+/**
+ * The lines below a line that its band reaches into: a detected box is grown back by about its
+ * height on every side, and tesseract reads a close neighbour's tops in the band as a second row,
+ * losing words of the first.
+ */
+function linesBelow(box: TextBox, boxes: readonly TextBox[]): TextBox[] {
+  return boxes.filter((other) => other !== box && rowBelow(box, other) > 0 && other.y0 < box.y1);
+}
+
+/**
+ * The row between from and to whose pixels in [x0, x1) are least dark below the paper, summed: the
+ * gap between two lines, where a faint label's strokes still count as ink.
+ */
+function palestRow(grey: Uint8Array, width: number, x0: number, x1: number, from: number, to: number, paper: number): number {
+  const [c0, c1] = [Math.max(0, Math.floor(x0)), Math.min(width, Math.ceil(x1))];
+  let [best, least] = [(from + to) / 2, Infinity];
+  for (let y = Math.max(0, Math.floor(from)); y < Math.ceil(to) && y * width < grey.length; y++) {
+    let dark = 0;
+    for (let x = c0; x < c1; x++) dark += Math.max(0, paper - grey[y * width + x]!);
+    if (dark < least) [best, least] = [y, dark];
+  }
+  return best;
+}
+
+/** A region of a grey page, copied, with the boxes given painted over in the paper's grey. */
+function cropPainted(
+  grey: Uint8Array,
+  pageWidth: number,
+  at: { left: number; top: number; w: number; h: number },
+  paint: readonly TextBox[],
+  paper: number,
+): Uint8Array {
+  const { left, top, w, h } = at;
+  const out = new Uint8Array(w * h);
+  for (let r = 0; r < h; r++) out.set(grey.subarray((top + r) * pageWidth + left, (top + r) * pageWidth + left + w), r * w);
+  for (const b of paint) {
+    const [c0, c1] = [Math.max(0, Math.floor(b.x0) - left), Math.min(w, Math.ceil(b.x1) - left)];
+    for (let r = Math.max(0, Math.floor(b.y0) - top); r < Math.min(h, Math.ceil(b.y1) - top) && c0 < c1; r++)
+      out.fill(paper, r * w + c0, r * w + c1);
+  }
+  return out;
+}
 
 /** A rectified card side, packed RGB. */
 export interface CardImage {
@@ -118,7 +161,7 @@ export class CardTextReader {
         // The detector's box is the line's ink core: capital accents (Á, Ó, Ñ's tilde) stand above it.
         const h = box.y1 - box.y0;
         const tall = { ...box, y0: box.y0 - h * ACCENT_ROOM };
-        return { box: tall, scale: lineHeight / (tall.y1 - tall.y0), core: box };
+        return { box: tall, scale: lineHeight / (tall.y1 - tall.y0), core: box, below: linesBelow(box, boxes) };
       }),
       false,
     );
@@ -127,7 +170,7 @@ export class CardTextReader {
   /** Regions cut out, each scaled by its own factor, stacked into one image and read at once. */
   private async readScaled(
     card: CardImage,
-    regions: readonly { box: TextBox; scale: number; core?: TextBox }[],
+    regions: readonly { box: TextBox; scale: number; core?: TextBox; below?: readonly TextBox[] }[],
     dropCut: boolean,
   ): Promise<TextWord[]> {
     const grey = await sharp(card.rgb, { raw: { width: card.width, height: card.height, channels: 3 } })
@@ -146,15 +189,20 @@ export class CardTextReader {
       image: Buffer;
     }[] = [];
     let y = MOSAIC_MARGIN;
-    for (const { box, scale, core } of regions) {
+    for (const { box, scale, core, below } of regions) {
       const left = Math.max(0, Math.floor(box.x0));
       const top = Math.max(0, Math.floor(box.y0));
       const w = Math.min(card.width, Math.ceil(box.x1)) - left;
       const h = Math.min(card.height, Math.ceil(box.y1)) - top;
       if (w < 4 || h < 4 || !(scale > 0)) continue;
       const [width, height] = [Math.max(8, Math.round(w * scale)), Math.max(8, Math.round(h * scale))];
-      const image = await sharp(grey, { raw: { width: card.width, height: card.height, channels: 1 } })
-        .extract({ left, top, width: w, height: h })
+      // A line below is painted out from the gap between the two down, never above the band's middle.
+      const theirs = (below ?? []).map((o) => {
+        const gap = palestRow(grey, card.width, Math.max(o.x0, box.x0), Math.min(o.x1, box.x1), o.y0, box.y1, paper);
+        return { ...o, y0: Math.max(gap, (core ?? box).y0 / 2 + (core ?? box).y1 / 2) };
+      });
+      const cut = cropPainted(grey, card.width, { left, top, w, h }, theirs, paper);
+      const image = await sharp(cut, { raw: { width: w, height: h, channels: 1 } })
         .resize({ width, height, fit: 'fill' })
         .png({ compressionLevel: 1 })
         .toBuffer();

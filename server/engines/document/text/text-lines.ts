@@ -71,6 +71,16 @@ export function overlapShare(a: TextBox, b: TextBox): number {
   return w <= 0 || h <= 0 || area <= 0 ? 0 : (w * h) / area;
 }
 
+/**
+ * How far b's row lies below a's (negative: above) where the two share columns and sit on
+ * different rows, their centres over half the smaller height apart; 0 otherwise.
+ */
+export function rowBelow(a: TextBox, b: TextBox): number {
+  if (Math.min(a.x1, b.x1) <= Math.max(a.x0, b.x0)) return 0;
+  const shift = (b.y0 + b.y1) / 2 - (a.y0 + a.y1) / 2;
+  return Math.abs(shift) > 0.5 * Math.min(heightOf(a), heightOf(b)) ? shift : 0;
+}
+
 /** How much of the shorter box's height the two boxes share vertically (0..1). */
 export function verticalOverlap(a: TextBox, b: TextBox): number {
   const shared = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
