@@ -196,10 +196,11 @@ export class CardTextReader {
       const h = Math.min(card.height, Math.ceil(box.y1)) - top;
       if (w < 4 || h < 4 || !(scale > 0)) continue;
       const [width, height] = [Math.max(8, Math.round(w * scale)), Math.max(8, Math.round(h * scale))];
-      // A line below is painted out from the gap between the two down, never above the band's middle.
+      // A line below is painted out from the gap between the two down, never above this line's middle.
+      const middle = ((core ?? box).y0 + (core ?? box).y1) / 2;
       const theirs = (below ?? []).map((o) => {
         const gap = palestRow(grey, card.width, Math.max(o.x0, box.x0), Math.min(o.x1, box.x1), o.y0, box.y1, paper);
-        return { ...o, y0: Math.max(gap, (core ?? box).y0 / 2 + (core ?? box).y1 / 2) };
+        return { ...o, y0: Math.max(gap, middle) };
       });
       const cut = cropPainted(grey, card.width, { left, top, w, h }, theirs, paper);
       const image = await sharp(cut, { raw: { width: w, height: h, channels: 1 } })
