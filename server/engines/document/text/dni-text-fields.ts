@@ -299,8 +299,8 @@ export function readDniFields(
       .sort((a, b) => a.box.x0 - b.box.x0);
     const firstBeside = right.find((w) => verticalOverlap(w.box, label.box) > 0.4);
     /** Under: the first row of free words below the label, in its column, not beside a label of their own. */
-    const below = () => withRowMarks(rowBelow(), free);
-    const rowBelow = () =>
+    const below = () => withRowMarks(wordsUnder(), free);
+    const wordsUnder = () =>
       firstRow(
         [...free].filter(
           (w) =>

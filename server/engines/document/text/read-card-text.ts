@@ -76,7 +76,8 @@ function linesBelow(box: TextBox, boxes: readonly TextBox[]): TextBox[] {
 function palestRow(grey: Uint8Array, width: number, x0: number, x1: number, from: number, to: number, paper: number): number {
   const [c0, c1] = [Math.max(0, Math.floor(x0)), Math.min(width, Math.ceil(x1))];
   let [best, least] = [(from + to) / 2, Infinity];
-  for (let y = Math.max(0, Math.floor(from)); y < Math.ceil(to) && y * width < grey.length; y++) {
+  const last = Math.min(Math.ceil(to), grey.length / width);
+  for (let y = Math.max(0, Math.floor(from)); y < last; y++) {
     let dark = 0;
     for (let x = c0; x < c1; x++) dark += Math.max(0, paper - grey[y * width + x]!);
     if (dark < least) [best, least] = [y, dark];
