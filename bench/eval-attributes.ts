@@ -78,7 +78,7 @@ type Scored = (typeof scored)[number];
 
 const SMILES = new Set(['SMILE', 'SMILE_OPENED_JAW']);
 /** Each 0-100 value reported, and the label it claims. */
-const SCALES: { name: string; label: LabelName; score: (r: Reading) => number | null }[] = [
+const SCALES: { name: string; label: LabelName; score: (r: Reading, face: MajorFace) => number | null }[] = [
   { name: 'glasses', label: 'eyeglasses', score: (r) => r.traits.glasses },
   { name: 'darkGlasses', label: 'sunglasses', score: (r) => r.traits.darkGlasses },
   { name: 'beard', label: 'beard', score: (r) => r.traits.beard },
@@ -86,6 +86,12 @@ const SCALES: { name: string; label: LabelName; score: (r: Reading) => number | 
   { name: 'hat', label: 'hat', score: (r) => r.traits.hat },
   { name: 'openMouth', label: 'mouth_open', score: (r) => r.traits.openMouth },
   { name: 'emotion.happiness', label: 'smiling', score: (r) => r.emotion?.happiness ?? null },
+  // The expression network's own happiness, before the mesh's mouth is weighed with it.
+  {
+    name: 'expression net happy',
+    label: 'smiling',
+    score: (r, face) => (r.emotion === null || !face.emotion ? null : 100 * (face.emotion.happy ?? 0)),
+  },
   // The expression as a class: 100 where it is SMILE or SMILE_OPENED_JAW, so its AUC is the mean
   // of the share of smiles it names and the share of others it does not; and by its confidence
   // (a smile's probability for SMILE*, its complement for the others, UNKNOWN lowest).
@@ -110,9 +116,9 @@ const REPORTED = 50;
 
 function scaleRows(faces: Scored[]) {
   return SCALES.flatMap(({ name, label, score }) => {
-    const points = faces.flatMap(({ photo, reading: r }) => {
+    const points = faces.flatMap(({ photo, face, reading: r }) => {
       const positive = photo.labels[label];
-      const s = score(r);
+      const s = score(r, face);
       return positive === undefined || positive === null || s === null ? [] : [{ score: s, positive }];
     });
     const positives = points.filter((p) => p.positive);

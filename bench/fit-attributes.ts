@@ -100,14 +100,13 @@ printTable(rows);
 
 // The mesh's expression measures by the own labels' expression, on the tuning half: where the
 // brows and lids of a raised-brow, frowning or squinting face stand against the neutral ones.
-const byExpression = new Map<string, { brow: number[]; eyes: number[]; lift: number[] }>();
+const byExpression = new Map<string, { brow: number[]; eyes: number[] }>();
 for (const { photo, face } of own) {
   if (photo.split !== 'own-tuning' || !photo.expression) continue;
   const g = expressionGeometry(face.points68);
-  const entry = byExpression.get(photo.expression) ?? { brow: [], eyes: [], lift: [] };
+  const entry = byExpression.get(photo.expression) ?? { brow: [], eyes: [] };
   entry.brow.push(g.browHeight);
   entry.eyes.push((face.leftEyeOpenness + face.rightEyeOpenness) / 2);
-  entry.lift.push(g.cornerLift);
   byExpression.set(photo.expression, entry);
 }
 const q = (v: number[], p: number) => Math.round(percentile(v, p * 100) * 1000) / 1000;
@@ -120,7 +119,6 @@ printTable(
     brow_p90: q(m.brow, 0.9),
     eyes_p10: q(m.eyes, 0.1),
     eyes_p50: q(m.eyes, 0.5),
-    lift_p50: q(m.lift, 0.5),
   })),
 );
 const neutral = byExpression.get('NEUTRAL');

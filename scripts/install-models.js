@@ -16,8 +16,8 @@ const humanDir = path.dirname(path.dirname(require.resolve('@vladmandic/human'))
 const faceApiDir = path.dirname(require.resolve('@vladmandic/face-api/package.json'));
 const wasmDir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
 
-const HUMAN_MODELS = ['blazeface', 'facemesh', 'iris', 'emotion', 'antispoof', 'liveness'];
-const FACE_API_MODELS = ['face_landmark_68_model', 'face_recognition_model', 'age_gender_model'];
+const HUMAN_MODELS = ['blazeface', 'facemesh', 'iris', 'antispoof', 'liveness'];
+const FACE_API_MODELS = ['face_landmark_68_model', 'face_recognition_model', 'age_gender_model', 'face_expression_model'];
 
 function copy(from, toDir, name = path.basename(from)) {
   mkdirSync(toDir, { recursive: true });

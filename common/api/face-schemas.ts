@@ -206,7 +206,11 @@ export const facePropertiesSchema = z.object({
       sadness: z.number(),
       surprise: z.number(),
     })
-    .nullable(),
+    .nullable()
+    .meta({
+      description:
+        'Emoción 0-100. happiness es la probabilidad de una sonrisa visible (50: tan probable como no; SMILE* desde 50); las otras seis se reparten el resto en las proporciones de la red de expresión, sin calibrar. null si no se pidió (detectEmotion) o la expresión es UNKNOWN.',
+    }),
   expression: z
     .object({
       confidence: z.number(),

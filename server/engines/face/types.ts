@@ -72,7 +72,7 @@ export interface MajorFace extends DetectedFace {
   mouthOpenness: number;
   age: number | null;
   gender: { type: 'MALE' | 'FEMALE'; score: number } | null;
-  /** Human's 7 emotion scores, 0..1, keyed by its labels. */
+  /** face-api's 7 expression probabilities, keyed angry, disgust, fear, happy, neutral, sad, surprise. */
   emotion: Record<string, number> | null;
   /** Human's antispoof ("real") and liveness ("live") scores, 0..1. */
   real: number | null;

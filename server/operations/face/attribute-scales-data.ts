@@ -5,7 +5,7 @@ export const FITTED_SCALES = {
   beard: [-2.2279, 1.1356],
   mustache: [-2.2297, 1.0969],
   openMouth: [-1.7672, 18.5053],
-  smile: [-4.6749, 0.2556, -0.2283, 17.6224, 5.0033, -9.8068],
+  smile: [0.3498, 0.5197],
 } as const;
 
 /** Beyond every neutral face of the tuning half (bench/fit-attributes.ts). */

@@ -1,4 +1,4 @@
-import { expressionGeometry, type MajorFace } from '../../engines/index.js';
+import type { MajorFace } from '../../engines/index.js';
 import { FITTED_SCALES } from './attribute-scales-data.js';
 
 /**
@@ -28,15 +28,14 @@ export function mouthOpenProbability(ratio: number): number {
 }
 
 /**
- * What the smile is read from: the emotion net's happiness and neutrality and the mesh's mouth
- * (its width against the face's, the corners against the lips' centre and the nose).
+ * What the smile is read from: the expression net's happiness. The mesh's mouth (its width, the
+ * corners against the lips and the nose) added nothing to it on the own labels (docs/face-engine.md).
  */
-export function smileFeatures(face: Pick<MajorFace, 'points68' | 'emotion'>): number[] {
-  const g = expressionGeometry(face.points68);
-  return [logit(face.emotion?.happy ?? 0), logit(face.emotion?.neutral ?? 0), g.mouthWidth, g.cornerLift, g.cornerDepth];
+export function smileFeatures(face: Pick<MajorFace, 'emotion'>): number[] {
+  return [logit(face.emotion?.happy ?? 0)];
 }
 
 /** The probability of a visible smile. */
-export function smileProbability(face: Pick<MajorFace, 'points68' | 'emotion'>): number {
+export function smileProbability(face: Pick<MajorFace, 'emotion'>): number {
   return sigmoid(linear(FITTED_SCALES.smile, smileFeatures(face)));
 }

@@ -3,7 +3,7 @@ import { extractParametersSchema } from '../../../common/api/face-schemas.js';
 import type { MajorFace, Point } from '../../engines/face/types.js';
 import { emotionOf, expressionOf, expressionUnreadable, traitsOf } from './face-properties.js';
 
-/** A frontal face 100 px between the eyes, its mouth `smile`-wide and its corners raised by `lift` px. */
+/** A frontal face 100 px between the eyes, smiling (wide mouth, raised corners, the net's happy high) or still. */
 function face(over: Partial<MajorFace> = {}, { smile = false } = {}): MajorFace {
   const points: Point[] = Array.from({ length: 68 }, () => [150, 150] as Point);
   for (let i = 36; i < 42; i++) points[i] = [100, 100];
@@ -56,7 +56,7 @@ const params = extractParametersSchema.parse({});
 const expression = (f: MajorFace) => expressionOf(f, traitsOf(f, params));
 
 describe('the expression and the emotion read from a face', () => {
-  it('names a wide mouth with raised corners a smile, and happiness agrees', () => {
+  it('names a face the expression net reads as happy a smile, and happiness agrees', () => {
     const smiling = face({}, { smile: true });
     expect(expression(smiling).type).toBe('SMILE');
     expect(emotionOf(smiling)!.happiness).toBeGreaterThanOrEqual(50);

@@ -62,12 +62,14 @@ function faceApiLayers(weight: WeightOf) {
 }
 
 /**
- * face-api's FaceLandmark68Net as an ONNX graph, as its FaceFeatureExtractor.forwardInput and
- * runNet compute it: four dense blocks (the first opens with a plain convolution, the rest with a
- * separable one, each at stride 2), a 7x7 average pool and the fully connected layer. Input: NHWC
- * float pixels 0-255 at 112x112 (toBatchTensor's work), any batch; output: runNet's 136 values.
+ * face-api's FaceLandmark68Net or FaceExpressionNet (one feature extractor, each its own fully
+ * connected layer) as an ONNX graph, as its FaceFeatureExtractor.forwardInput and runNet compute
+ * it: four dense blocks (the first opens with a plain convolution, the rest with a separable one,
+ * each at stride 2), a 7x7 average pool and the fully connected layer. Input: NHWC float pixels
+ * 0-255 at 112x112 (toBatchTensor's work), any batch; output: runNet's values (136 points' or 7
+ * expressions' logits).
  */
-export function faceApiLandmarksToOnnx(weight: WeightOf): OnnxGraph {
+export function faceApiDenseNetToOnnx(weight: WeightOf): OnnxGraph {
   const { g, conv, separable, dense, pooled, input } = faceApiLayers(weight);
   const denseBlock = (x: string, prefix: string, first: boolean) => {
     const opened = first ? conv(x, `${prefix}/conv0`, 2) : separable(x, `${prefix}/conv0`, 2);
@@ -170,17 +172,19 @@ function nativeRunNet<Out>(net: FaceApiNet<Out>, onnx: Uint8Array, wrap: (output
 }
 
 /**
- * face-api's 68-point landmark and age and gender networks on onnxruntime, from their converted
- * files: both sessions are created (and may fail) before the function returned replaces anything.
+ * face-api's 68-point landmark, age and gender, and expression networks on onnxruntime, from their
+ * converted files: every session is created (and may fail) before the function returned replaces anything.
  */
 export function faceApiNetsOnNative(
   faceapi: FaceApi,
-  onnxOf: (name: 'faceapi-landmarks68' | 'faceapi-age-gender') => Uint8Array,
+  onnxOf: (name: 'faceapi-landmarks68' | 'faceapi-age-gender' | 'faceapi-expression') => Uint8Array,
 ): () => void {
   const landmarks = faceapi.nets.faceLandmark68Net as unknown as FaceApiNet<tf.Tensor2D>;
   const ageGender = faceapi.nets.ageGenderNet as unknown as FaceApiNet<{ age: tf.Tensor1D; gender: tf.Tensor2D }>;
+  const expression = faceapi.nets.faceExpressionNet as unknown as FaceApiNet<tf.Tensor2D>;
   const installs = [
     nativeRunNet(landmarks, onnxOf('faceapi-landmarks68'), ([out]) => out as tf.Tensor2D),
+    nativeRunNet(expression, onnxOf('faceapi-expression'), ([out]) => out as tf.Tensor2D),
     nativeRunNet(ageGender, onnxOf('faceapi-age-gender'), ([age, gender]) => ({
       age: age as tf.Tensor1D,
       gender: gender as tf.Tensor2D,

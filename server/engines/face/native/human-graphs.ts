@@ -7,7 +7,7 @@ import { tfjsGraphToOnnx, type TfGraphNode } from './tfjs-graph-onnx.js';
 
 /**
  * Human's networks: the ones that find a face and place its mesh and irises (most of a frame's
- * detection time), and its emotion, antispoof and liveness networks.
+ * detection time), and its antispoof and liveness networks.
  */
 export const NATIVE_HUMAN_GRAPHS = HUMAN_NETWORKS;
 

@@ -11,13 +11,14 @@ export const NETWORKS_MANIFEST = 'manifest.json';
  * The face's networks as onnxruntime runs them, each converted once, at install, from the file its
  * package ships (native/write-networks.ts).
  */
-export const HUMAN_NETWORKS = ['blazeface', 'facemesh', 'iris', 'emotion', 'antispoof', 'liveness'] as const;
+export const HUMAN_NETWORKS = ['blazeface', 'facemesh', 'iris', 'antispoof', 'liveness'] as const;
 export type HumanNetwork = (typeof HUMAN_NETWORKS)[number];
 export const FACE_NETWORKS = [
   'mobilefacenet',
   'faceapi-resnet',
   'faceapi-landmarks68',
   'faceapi-age-gender',
+  'faceapi-expression',
   ...HUMAN_NETWORKS.map((key) => `human-${key}` as const),
 ] as const;
 export type FaceNetwork = (typeof FACE_NETWORKS)[number];

@@ -139,17 +139,15 @@ describe("Human's and face-api's networks on onnxruntime", () => {
     ).human.models.models;
     const photo = readFileSync(path.join(packageRoot(), 'test', 'fixtures', 'fr-obama.jpg'));
     // Each network's input much as Human prepares it: the photo at the network's size and scale.
-    const input = async (side: number, batch: number, scale: (t: tf.Tensor) => tf.Tensor, channels = 3) => {
-      const resized = sharp(photo).resize(side, side, { fit: 'fill' });
-      const pixels = await (channels === 1 ? resized.grayscale() : resized).removeAlpha().raw().toBuffer();
-      const one = () => scale(tf.tensor4d(new Uint8Array(pixels), [1, side, side, channels], 'int32'));
+    const input = async (side: number, batch: number, scale: (t: tf.Tensor) => tf.Tensor) => {
+      const pixels = await sharp(photo).resize(side, side, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+      const one = () => scale(tf.tensor4d(new Uint8Array(pixels), [1, side, side, 3], 'int32'));
       return tf.tidy(() => tf.concat(Array.from({ length: batch }, one)));
     };
     const inputs: Record<(typeof NATIVE_HUMAN_GRAPHS)[number], tf.Tensor> = {
       blazeface: await input(256, 1, (t) => tf.sub(tf.div(t, 127.5), 1)),
       facemesh: await input(192, 1, (t) => tf.div(t, 255)),
       iris: await input(64, 2, (t) => tf.div(t, 255)),
-      emotion: await input(64, 1, (t) => tf.mul(tf.sub(tf.div(t, 255), 0.5), 2), 1),
       antispoof: await input(128, 1, (t) => tf.div(t, 255)),
       liveness: await input(32, 1, (t) => tf.div(t, 255)),
     };
@@ -164,6 +162,7 @@ describe("Human's and face-api's networks on onnxruntime", () => {
       (await faceapi.nets.faceLandmark68Net.detectLandmarks(face)).positions.flatMap((p) => [p.x, p.y]);
     const landmarksOnWasm = await landmarks();
     const ageGenderOnWasm = await faceapi.nets.ageGenderNet.predictAgeAndGender(face);
+    const expressionsOnWasm = await faceapi.nets.faceExpressionNet.predictExpressions(face);
     // A network that cannot be loaded leaves every network on WASM, not some of them.
     const onWasmExecute = models.blazeface!.execute;
     const installed = (name: FaceNetwork) => readNetworkFile(defaultModelsDir(), name);
@@ -175,12 +174,14 @@ describe("Human's and face-api's networks on onnxruntime", () => {
     expect(models.blazeface!.execute).toBe(onWasmExecute);
     humanGraphsOnNative(models, (key) => installed(`human-${key}`))();
     faceApiNetsOnNative(faceapi, installed)();
-    // face-api's 68 points, age and gender of a 192-pixel face, through its own pre- and post-processing.
+    // face-api's 68 points, age and gender and expressions of a 192-pixel face, through its own pre- and post-processing.
     expect(maxDiff(await landmarks(), landmarksOnWasm)).toBeLessThan(1e-3);
     const ageGender = await faceapi.nets.ageGenderNet.predictAgeAndGender(face);
     expect(ageGender.age).toBeCloseTo(ageGenderOnWasm.age, 3);
     expect(ageGender.gender).toBe(ageGenderOnWasm.gender);
     expect(ageGender.genderProbability).toBeCloseTo(ageGenderOnWasm.genderProbability, 4);
+    const expressions = await faceapi.nets.faceExpressionNet.predictExpressions(face);
+    for (const [name, p] of Object.entries(expressionsOnWasm)) expect(expressions[name]).toBeCloseTo(p, 4);
     NATIVE_HUMAN_GRAPHS.forEach((k, i) => {
       const native = run(k);
       expect(native.length).toBe(onWasm[i]!.length);

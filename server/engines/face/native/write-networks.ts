@@ -4,7 +4,7 @@ import { encodeOnnxModel, type OnnxGraph } from '../../onnx/onnx-writer.js';
 import { readTflite } from '../tflite/model.js';
 import { mobileFaceNetFile } from '../tflite/expo-models.js';
 import { loadFaceLibraries } from '../worker/face-runtime.js';
-import { faceApiAgeGenderToOnnx, faceApiLandmarksToOnnx, faceApiNetWeights } from './faceapi-nets.js';
+import { faceApiAgeGenderToOnnx, faceApiDenseNetToOnnx, faceApiNetWeights } from './faceapi-nets.js';
 import { faceApiResNetToOnnx, weightOfParams } from './faceapi-resnet-onnx.js';
 import { humanGraph, humanGraphToOnnx } from './human-graphs.js';
 import {
@@ -24,10 +24,11 @@ import { tfliteToOnnx } from './tflite-onnx.js';
 /** models/manifest.json's record of a package the models were copied from. */
 type PackageSource = { package: string; version: string; license: string };
 
-const FACE_API_FILES: Record<'faceapi-resnet' | 'faceapi-landmarks68' | 'faceapi-age-gender', string> = {
+const FACE_API_FILES: Record<'faceapi-resnet' | 'faceapi-landmarks68' | 'faceapi-age-gender' | 'faceapi-expression', string> = {
   'faceapi-resnet': 'face_recognition_model',
   'faceapi-landmarks68': 'face_landmark_68_model',
   'faceapi-age-gender': 'age_gender_model',
+  'faceapi-expression': 'face_expression_model',
 };
 
 /**
@@ -73,8 +74,10 @@ export async function writeNetworkFiles(modelsDir: string, dir = path.join(model
       name === 'faceapi-resnet'
         ? faceApiResNetToOnnx(weightOfParams(faceapi.nets.faceRecognitionNet.getParamList()))
         : name === 'faceapi-landmarks68'
-          ? faceApiLandmarksToOnnx(faceApiNetWeights(faceapi.nets.faceLandmark68Net))
-          : faceApiAgeGenderToOnnx(faceApiNetWeights(faceapi.nets.ageGenderNet));
+          ? faceApiDenseNetToOnnx(faceApiNetWeights(faceapi.nets.faceLandmark68Net))
+          : name === 'faceapi-expression'
+            ? faceApiDenseNetToOnnx(faceApiNetWeights(faceapi.nets.faceExpressionNet))
+            : faceApiAgeGenderToOnnx(faceApiNetWeights(faceapi.nets.ageGenderNet));
     const converter = `server/engines/face/native/${name === 'faceapi-resnet' ? 'faceapi-resnet-onnx.ts' : 'faceapi-nets.ts'}`;
     graphs.set(name, { graph, converter, source });
   }

@@ -66,10 +66,10 @@ export { FACE_MODEL_ID } from '../face-model.js';
 type Decoded = RgbImage;
 
 /**
- * One thread's face models: Human (blazeface, mesh, iris, emotion, antispoof, liveness) finds
+ * One thread's face models: Human (blazeface, mesh, iris, antispoof, liveness) finds
  * and describes faces; face-api's 68 landmarks (with the mesh) place the ArcFace 5-point crops
  * for MobileFaceNet, dlib's square and turned chip for face-api's ResNet, and dlib's square for
- * age and gender; the two descriptors fused are the stored embedding (measured best of the
+ * age, gender and expression; the two descriptors fused are the stored embedding (measured best of the
  * offline descriptors, docs/face-engine.md).
  */
 export class FaceRuntime {
@@ -173,7 +173,6 @@ export class FaceRuntime {
     try {
       const result = await this.human.detect(input, {
         face: {
-          emotion: { enabled: options.emotion },
           antispoof: { enabled: options.presentation },
           liveness: { enabled: options.presentation },
         },
@@ -278,7 +277,8 @@ export class FaceRuntime {
     let embedding: Float32Array | null = null;
     let age: number | null = null;
     let gender: MajorFace['gender'] = null;
-    if (options.embedding || options.ageGender) {
+    let emotion: MajorFace['emotion'] = null;
+    if (options.embedding || options.ageGender || options.emotion) {
       // Not clamped to the frame: a face the frame cuts (a tight crop) keeps its place in the
       // networks' input, zeros beyond the edge, as on its full photo.
       const align = dlibAlignmentBox(landmarks68);
@@ -310,20 +310,23 @@ export class FaceRuntime {
         embedding = fuseDescriptors(fourViews, meanDirection(...resNetViews.map(normalize)));
       }
       lap('embedding');
-      if (options.ageGender) {
-        // dlib's square of the frame as received (CLAHE's local contrast misled the network as
+      if (options.ageGender || options.emotion) {
+        // dlib's square of the frame as received (CLAHE's local contrast misled the networks as
         // it did the descriptors), placed by the mesh's eyes and mouth where the mesh ran: they
         // slip less than face-api's points (eval:attributes, docs/face-engine.md).
         const square = mesh68 ? dlibAlignmentBox(mesh68) : align;
         const crop = regionTensor(original, square);
         try {
-          const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(crop);
-          age = Math.round(ag.age * 10) / 10;
-          gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
+          if (options.ageGender) {
+            const ag = await this.faceapi.nets.ageGenderNet.predictAgeAndGender(crop);
+            age = Math.round(ag.age * 10) / 10;
+            gender = { type: ag.gender === 'male' ? 'MALE' : 'FEMALE', score: ag.genderProbability };
+          }
+          if (options.emotion) emotion = emotionsOf(await this.faceapi.nets.faceExpressionNet.predictExpressions(crop));
         } finally {
           crop.dispose();
         }
-        lap('ageGender');
+        lap('ageGenderExpression');
       }
     }
 
@@ -350,7 +353,6 @@ export class FaceRuntime {
     const portrait = portraitP ? await portraitP : null;
     lap('images');
 
-    const emotion = options.emotion && hf.emotion ? Object.fromEntries(hf.emotion.map((e) => [e.emotion, e.score])) : null;
     return {
       ...detected,
       leftEye,
@@ -387,7 +389,7 @@ export class FaceRuntime {
 }
 
 /**
- * Human (its six face networks) and face-api (landmarks, recognition, age and gender) loaded on
+ * Human (its five face networks) and face-api (landmarks, recognition, age and gender, expression) loaded on
  * tfjs's WASM backend from the models folder: the runtime's pipeline, and what the networks are
  * converted from at install (native/write-networks.ts).
  */
@@ -415,7 +417,8 @@ export async function loadFaceLibraries(modelsDir: string): Promise<{ human: Hum
       attention: { enabled: false },
       iris: { enabled: true },
       description: { enabled: false },
-      emotion: { enabled: true },
+      // The expression is face-api's network's (it ranks smiles far better: docs/face-engine.md).
+      emotion: { enabled: false },
       antispoof: { enabled: true },
       liveness: { enabled: true },
       gear: { enabled: false },
@@ -432,7 +435,23 @@ export async function loadFaceLibraries(modelsDir: string): Promise<{ human: Hum
   await faceapi.nets.faceLandmark68Net.loadFromDisk(faceApiModels);
   await faceapi.nets.faceRecognitionNet.loadFromDisk(faceApiModels);
   await faceapi.nets.ageGenderNet.loadFromDisk(faceApiModels);
+  await faceapi.nets.faceExpressionNet.loadFromDisk(faceApiModels);
   return { human, faceapi };
+}
+
+/** face-api's expression names as the station's emotion keys (Human's labels, which the operations read). */
+const EMOTION_KEYS: Record<string, string> = {
+  neutral: 'neutral',
+  happy: 'happy',
+  sad: 'sad',
+  angry: 'angry',
+  fearful: 'fear',
+  disgusted: 'disgust',
+  surprised: 'surprise',
+};
+
+function emotionsOf(expressions: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(EMOTION_KEYS).map(([from, to]) => [to, expressions[from] ?? 0]));
 }
 
 /** The border passes: a quarter of the frame's size around it, then three fifths, each scaled to a detector's size. */
@@ -591,8 +610,8 @@ async function portraitOf(frame: Decoded, rightEye: Point, leftEye: Point, scale
 }
 
 /**
- * The face's networks besides recognition (Human's detector, mesh, iris, emotion, antispoof and
- * liveness; face-api's 68 landmarks, age and gender) natively when the descriptors run natively
+ * The face's networks besides recognition (Human's detector, mesh, iris, antispoof and liveness;
+ * face-api's 68 landmarks, age and gender, and expression) natively when the descriptors run natively
  * (so onnxruntime loaded), on WASM otherwise; `auto` keeps WASM if a graph cannot be built, and
  * says why.
  */

@@ -63,7 +63,6 @@ export interface HumanFace {
   mesh: [number, number, number?][];
   annotations: Record<string, [number, number, number?][]>;
   rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
-  emotion?: { score: number; emotion: string }[];
   real?: number;
   live?: number;
   embedding?: number[];
@@ -92,6 +91,11 @@ export interface FaceApi {
     ageGenderNet: {
       loadFromDisk(dir: string): Promise<void>;
       predictAgeAndGender(t: tf.Tensor3D): Promise<{ age: number; gender: 'male' | 'female'; genderProbability: number }>;
+    };
+    faceExpressionNet: {
+      loadFromDisk(dir: string): Promise<void>;
+      /** Probabilities keyed neutral, happy, sad, angry, fearful, disgusted, surprised. */
+      predictExpressions(t: tf.Tensor3D): Promise<Record<string, number>>;
     };
   };
 }
