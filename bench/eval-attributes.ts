@@ -195,8 +195,8 @@ function expressionTable(faces: Scored[]) {
 
 /** The hat's false alarms among the hatless with a fringe and without. */
 function hatFringe(faces: Scored[]) {
-  const hatless = faces.filter(({ photo }) => photo.labels.hat === false);
-  const at50 = (list: Scored[]) => share(list.filter(({ reading: r }) => r.traits.hat >= REPORTED).length, list.length);
+  const hatless = faces.filter(({ photo, reading: r }) => photo.labels.hat === false && r.traits.hat !== null);
+  const at50 = (list: Scored[]) => share(list.filter(({ reading: r }) => r.traits.hat! >= REPORTED).length, list.length);
   const fringe = hatless.filter(({ photo }) => photo.labels.fringe === true);
   const none = hatless.filter(({ photo }) => photo.labels.fringe === false);
   return { fringe: fringe.length, fringe_at_50: at50(fringe), no_fringe: none.length, no_fringe_at_50: at50(none) };
@@ -211,6 +211,8 @@ for (const split of SPLITS) {
   const age = ageRow(inFaces);
   const expression = expressionTable(inFaces);
   const hat = hatFringe(inFaces);
+  // Faces whose region traits are not read (null, with traits.motivo): too small, turned, dark or half seen.
+  const traitsUnread = share(inFaces.filter(({ reading: r }) => r.traits.motivo !== undefined).length, inFaces.length);
   console.log(
     `\n== ${split}: ${inFaces.length} of ${inSplit.length} photos with a face, ${new Set(inSplit.map((p) => p.identity)).size} people`,
   );
@@ -220,6 +222,7 @@ for (const split of SPLITS) {
   console.log(`expression reported: ${JSON.stringify(expression.reported)}`);
   if (Object.keys(expression.by_label).length) console.log(`  by label: ${JSON.stringify(expression.by_label)}`);
   console.log(`hat among the hatless: ${JSON.stringify(hat)}`);
+  console.log(`traits not read: ${traitsUnread}`);
   report[split] = {
     photos: inSplit.length,
     faces: inFaces.length,
@@ -229,6 +232,7 @@ for (const split of SPLITS) {
     age,
     expression,
     hat_among_hatless: hat,
+    traits_unread: traitsUnread,
   };
 }
 console.log('\nAUC = chance a labelled face outscores an unlabelled one; own-tuning is what the scales are fitted on.');

@@ -258,12 +258,16 @@ export const facePropertiesSchema = z.object({
       lookingLeft: z.boolean(),
       lookingRight: z.boolean(),
       lookingUpward: z.boolean(),
-      beard: z.number(),
-      darkGlasses: z.number(),
-      glasses: z.number(),
-      hat: z.number(),
-      mustache: z.number(),
-      openMouth: z.number(),
+      beard: z.number().nullable(),
+      darkGlasses: z.number().nullable(),
+      glasses: z.number().nullable(),
+      hat: z.number().nullable(),
+      mustache: z.number().nullable(),
+      openMouth: z.number().nullable(),
+      motivo: z.string().optional().meta({
+        description:
+          'Con los rasgos medidos en null: por qué el rostro no permite leerlos (tamaño, giro, oscuridad, oclusión). Los 0-100 valen 50 donde el rasgo es tan probable como no.',
+      }),
     })
     .nullable(),
 });

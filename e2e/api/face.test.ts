@@ -65,16 +65,16 @@ describe('extraer-datos-rostro-UI', () => {
     expect((await extract('human-stock-emotions-b-1.jpg')).traits!.ambosOjosCerrados).toBe(true);
     const neutral = await extract('human-stock-emotions-a-1.jpg');
     const mouth = await extract('human-stock-emotions-a-6.jpg');
-    expect(mouth.traits!.openMouth).toBeGreaterThan(neutral.traits!.openMouth + 25);
+    expect(mouth.traits!.openMouth).toBeGreaterThan(neutral.traits!.openMouth! + 25);
     const bearded = await extract('fr-kit_harington2.jpg');
-    expect(bearded.traits!.beard).toBeGreaterThan(neutral.traits!.beard);
+    expect(bearded.traits!.beard).toBeGreaterThan(neutral.traits!.beard!);
     expect(bearded.gender!.type).toBe('MALE');
     // A clean-shaven, bare-headed man speaking under a top light: face-api's points slip onto his
     // hair and collar (hat 83, mustache 69 when the regions followed them), and his chin is in shadow.
     const speaking = await extract('fr-obama2.jpg');
     expect(speaking.traits!.hat).toBeLessThan(50);
     expect(speaking.traits!.mustache).toBeLessThan(50);
-    expect(speaking.traits!.beard).toBeLessThan(bearded.traits!.beard - 25);
+    expect(speaking.traits!.beard).toBeLessThan(bearded.traits!.beard! - 25);
     // The points reported are those the regions are placed by: each eye's contour (points 36-41,
     // 42-47) centred on the iris found apart from it (face-api's were a quarter of the eye distance off).
     const iod = Math.hypot(
@@ -120,9 +120,16 @@ describe('extraer-datos-rostro-UI', () => {
     );
     expect(tiny.expression).toMatchObject({ type: 'UNKNOWN', confidence: 0, motivo: expect.stringMatching(/rostro chico/) });
     expect(tiny.emotion).toBeNull();
+    // Nor of the traits measured from its regions: null, not a confident 0.
+    expect(tiny.traits).toMatchObject({ beard: null, glasses: null, hat: null, mustache: null, openMouth: null });
+    expect(tiny.traits!.motivo).toMatch(/rostro chico.*los rasgos no se leen/);
     const dark = await extract(await sharp(photo).linear(0.06, 0).jpeg({ quality: 95 }).toBuffer());
     expect(dark.expression).toMatchObject({ type: 'UNKNOWN', motivo: expect.stringMatching(/oscuro/) });
     expect(dark.emotion).toBeNull();
+    expect(dark.traits).toMatchObject({ beard: null, darkGlasses: null, hat: null });
+    expect(dark.traits!.motivo).toMatch(/oscuro/);
+    expect(smiling.traits!.motivo).toBeUndefined();
+    expect(smiling.traits!.openMouth).toBeGreaterThanOrEqual(50);
   });
 
   it('honours the detect flags and the gates, naming what failed', async () => {

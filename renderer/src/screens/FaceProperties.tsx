@@ -76,6 +76,7 @@ export function FaceProperties({ properties }: { properties: Properties }) {
             .map(([name, value]) => (
               <Bar key={name} label={labelOf(locale, 'trait', name)} value={value} />
             ))}
+          {traits.motivo && <p data-testid="face-traits-motivo">{traits.motivo}</p>}
         </section>
       )}
     </div>

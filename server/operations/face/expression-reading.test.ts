@@ -80,4 +80,19 @@ describe('the expression and the emotion read from a face', () => {
       expect(emotionOf(f)).toBeNull();
     }
   });
+
+  it('gives no trait measured from the face where the face cannot give one, and says why', () => {
+    const cues = { glasses: 0.1, darkGlasses: 0.1, beard: 0.1, mustache: 0.1, hat: 0.1 };
+    const readable = traitsOf(face({ cues }, { smile: true }), params);
+    expect(readable.motivo).toBeUndefined();
+    expect(readable.hat).toBe(10);
+    for (const over of [{ iod: 14 }, { yaw: 60 }, { score: 0.4 }] as Partial<MajorFace>[]) {
+      const traits = traitsOf(face({ ...over, cues }, { smile: true }), params);
+      for (const key of ['beard', 'darkGlasses', 'glasses', 'hat', 'mustache', 'openMouth'] as const)
+        expect(traits[key]).toBeNull();
+      expect(traits.motivo).toMatch(/los rasgos no se leen/);
+      // The pose and the eyes are still read.
+      expect(typeof traits.lookingFront).toBe('boolean');
+    }
+  });
 });

@@ -82,7 +82,11 @@ export function traitsOf(
   const lookingRight = face.yaw >= pose.lookingRightYawAngle;
   const lookingUpward = face.pitch >= pose.lookingUpwardsPitchAngle;
   const lookingDownward = face.pitch <= pose.lookingDownwardsPitchAngle;
-  const cues = face.cues;
+  // A face too small, turned, dark or half seen gives no reading of the traits measured from its
+  // regions: null, and why, rather than a confident 0.
+  const unreadable = faceUnreadable(face);
+  const cues = unreadable ? null : face.cues;
+  const measured = (value: (c: NonNullable<MajorFace['cues']>) => number) => (cues ? pct(value(cues)) : null);
   const hairPrior = facialHairPrior(face);
   return {
     ambosOjosCerrados: leftClosed && rightClosed,
@@ -93,12 +97,17 @@ export function traitsOf(
     lookingLeft,
     lookingRight,
     lookingUpward,
-    beard: cues ? pct(traitProbability('beard', cues.beard * hairPrior)) : 0,
-    darkGlasses: cues ? pct(cues.darkGlasses) : 0,
-    glasses: cues ? pct(traitProbability('glasses', Math.max(cues.glasses, cues.darkGlasses))) : 0,
-    hat: cues ? pct(cues.hat) : 0,
-    mustache: cues ? pct(traitProbability('mustache', cues.mustache * hairPrior)) : 0,
-    openMouth: pct(mouthOpenProbability(face.mouthOpenness)),
+    beard: measured((c) => traitProbability('beard', c.beard * hairPrior)),
+    darkGlasses: measured((c) => c.darkGlasses),
+    glasses: measured((c) => traitProbability('glasses', Math.max(c.glasses, c.darkGlasses))),
+    hat: measured((c) => c.hat),
+    mustache: measured((c) => traitProbability('mustache', c.mustache * hairPrior)),
+    openMouth: unreadable ? null : pct(mouthOpenProbability(face.mouthOpenness)),
+    ...(unreadable
+      ? { motivo: `${unreadable}: los rasgos no se leen` }
+      : face.cues
+        ? {}
+        : { motivo: 'los rasgos no se midieron' }),
   };
 }
 
@@ -109,37 +118,44 @@ export const EXPRESSION_MIN_BRIGHTNESS = 0.12;
 export const EXPRESSION_MIN_FACE_SCORE = 0.6;
 
 /**
- * Why the face gives no reading of its expression, or null when it does. Each bar is where the
- * mesh's mouth and brows stop meaning what they measure, by reasoning (docs/face-engine.md).
+ * Why the face gives no reading of what it shows (expression, emotion, the traits measured from
+ * its regions), or null when it does. Each bar is where the mesh's mouth and brows, and the
+ * regions placed by them, stop meaning what they measure, by reasoning (docs/face-engine.md).
  */
-export function expressionUnreadable(face: MajorFace): string | null {
-  if (!face.emotion) return 'la red de emoción no corrió';
+export function faceUnreadable(face: MajorFace): string | null {
   if (face.points68.every((p, i) => p[0] === face.landmarks68[i]?.[0] && p[1] === face.landmarks68[i]?.[1])) {
     return 'sin malla facial: la boca y las cejas no se midieron';
   }
   // Under 20 px between the eyes the mouth is about 20 px wide: a corner raised a twentieth of
   // its width moves one pixel, the mesh's own error.
   if (face.iod < EXPRESSION_MIN_IOD) {
-    return `rostro chico (${Math.round(face.iod)} px entre ojos, menos de ${EXPRESSION_MIN_IOD}): la expresión no se lee`;
+    return `rostro chico (${Math.round(face.iod)} px entre ojos, menos de ${EXPRESSION_MIN_IOD})`;
   }
   // Turned past 45° the far half of the mouth and brows is hidden: its points are guessed.
   if (Math.abs(face.yaw) > EXPRESSION_MAX_YAW || Math.abs(face.pitch) > EXPRESSION_MAX_PITCH) {
-    return `cabeza girada (yaw ${Math.round(face.yaw)}°, pitch ${Math.round(face.pitch)}°; más de ${EXPRESSION_MAX_YAW}° / ${EXPRESSION_MAX_PITCH}°): la expresión no se lee`;
+    return `cabeza girada (yaw ${Math.round(face.yaw)}°, pitch ${Math.round(face.pitch)}°; más de ${EXPRESSION_MAX_YAW}° / ${EXPRESSION_MAX_PITCH}°)`;
   }
   // The extraction's own illumination bar: in the dark the nets see noise.
   if (face.image.brightness < EXPRESSION_MIN_BRIGHTNESS) {
-    return `rostro oscuro (brillo ${Math.round(face.image.brightness * 100)} %, menos de ${EXPRESSION_MIN_BRIGHTNESS * 100} %): la expresión no se lee`;
+    return `rostro oscuro (brillo ${Math.round(face.image.brightness * 100)} %, menos de ${EXPRESSION_MIN_BRIGHTNESS * 100} %)`;
   }
   // The detector scores a face it sees only in part lower (docs/face-engine.md, "Which detections are faces").
   if (face.score < EXPRESSION_MIN_FACE_SCORE) {
-    return `rostro visto solo en parte (confianza del detector ${Math.round(face.score * 100)}): la expresión no se lee`;
+    return `rostro visto solo en parte (confianza del detector ${Math.round(face.score * 100)})`;
   }
   return null;
 }
 
+/** Why the face gives no reading of its expression, or null when it does. */
+export function expressionUnreadable(face: MajorFace): string | null {
+  if (!face.emotion) return 'la red de emoción no corrió';
+  const why = faceUnreadable(face);
+  return why && `${why}: la expresión no se lee`;
+}
+
 /**
  * The vendor's expression types, each by its own evidence: a smile by its probability (the
- * emotion net and the mesh's mouth, attribute-scales.ts), the gaze by the pose, a squint by the
+ * expression net, attribute-scales.ts), the gaze by the pose, a squint by the
  * lids, a frown and raised brows by the brows' height against the neutral faces' spread or the
  * net; NEUTRAL otherwise. `confidence` is the probability of a smile for SMILE*, of no smile for
  * the others; UNKNOWN (confidence 0, `motivo`) only where the face gives no reading.
@@ -173,7 +189,7 @@ export function expressionOf(
 
 /**
  * The emotion scale: `happiness` is the probability of a visible smile (50: as likely as not,
- * the same reading as SMILE*); the other six share what is left in the emotion net's proportions.
+ * the same reading as SMILE*); the other six share what is left in the expression net's proportions.
  * Null where the face gives no reading (expressionUnreadable).
  */
 export function emotionOf(face: MajorFace): FaceProperties['emotion'] {
