@@ -103,19 +103,16 @@ export function traitsOf(
     hat: measured((c) => c.hat),
     mustache: measured((c) => traitProbability('mustache', c.mustache * hairPrior)),
     openMouth: unreadable ? null : pct(mouthOpenProbability(face.mouthOpenness)),
-    ...(unreadable
-      ? { motivo: `${unreadable}: los rasgos no se leen` }
-      : face.cues
-        ? {}
-        : { motivo: 'los rasgos no se midieron' }),
+    ...(unreadable ? { motivo: `${unreadable}: los rasgos no se leen` } : {}),
   };
 }
 
-export const EXPRESSION_MIN_IOD = 20;
-export const EXPRESSION_MAX_YAW = 45;
-export const EXPRESSION_MAX_PITCH = 35;
-export const EXPRESSION_MIN_BRIGHTNESS = 0.12;
-export const EXPRESSION_MIN_FACE_SCORE = 0.6;
+/** Where a face stops giving a reading of its expression, emotion and region traits (faceUnreadable). */
+const READING_MIN_IOD = 20;
+const READING_MAX_YAW = 45;
+const READING_MAX_PITCH = 35;
+const READING_MIN_BRIGHTNESS = 0.12;
+const READING_MIN_FACE_SCORE = 0.6;
 
 /**
  * Why the face gives no reading of what it shows (expression, emotion, the traits measured from
@@ -128,19 +125,19 @@ export function faceUnreadable(face: MajorFace): string | null {
   }
   // Under 20 px between the eyes the mouth is about 20 px wide: a corner raised a twentieth of
   // its width moves one pixel, the mesh's own error.
-  if (face.iod < EXPRESSION_MIN_IOD) {
-    return `rostro chico (${Math.round(face.iod)} px entre ojos, menos de ${EXPRESSION_MIN_IOD})`;
+  if (face.iod < READING_MIN_IOD) {
+    return `rostro chico (${Math.round(face.iod)} px entre ojos, menos de ${READING_MIN_IOD})`;
   }
   // Turned past 45° the far half of the mouth and brows is hidden: its points are guessed.
-  if (Math.abs(face.yaw) > EXPRESSION_MAX_YAW || Math.abs(face.pitch) > EXPRESSION_MAX_PITCH) {
-    return `cabeza girada (yaw ${Math.round(face.yaw)}°, pitch ${Math.round(face.pitch)}°; más de ${EXPRESSION_MAX_YAW}° / ${EXPRESSION_MAX_PITCH}°)`;
+  if (Math.abs(face.yaw) > READING_MAX_YAW || Math.abs(face.pitch) > READING_MAX_PITCH) {
+    return `cabeza girada (yaw ${Math.round(face.yaw)}°, pitch ${Math.round(face.pitch)}°; más de ${READING_MAX_YAW}° / ${READING_MAX_PITCH}°)`;
   }
   // The extraction's own illumination bar: in the dark the nets see noise.
-  if (face.image.brightness < EXPRESSION_MIN_BRIGHTNESS) {
-    return `rostro oscuro (brillo ${Math.round(face.image.brightness * 100)} %, menos de ${EXPRESSION_MIN_BRIGHTNESS * 100} %)`;
+  if (face.image.brightness < READING_MIN_BRIGHTNESS) {
+    return `rostro oscuro (brillo ${Math.round(face.image.brightness * 100)} %, menos de ${READING_MIN_BRIGHTNESS * 100} %)`;
   }
   // The detector scores a face it sees only in part lower (docs/face-engine.md, "Which detections are faces").
-  if (face.score < EXPRESSION_MIN_FACE_SCORE) {
+  if (face.score < READING_MIN_FACE_SCORE) {
     return `rostro visto solo en parte (confianza del detector ${Math.round(face.score * 100)})`;
   }
   return null;
