@@ -86,7 +86,7 @@ const SCALES: { name: string; label: LabelName; score: (r: Reading, face: MajorF
   { name: 'hat', label: 'hat', score: (r) => r.traits.hat },
   { name: 'openMouth', label: 'mouth_open', score: (r) => r.traits.openMouth },
   { name: 'emotion.happiness', label: 'smiling', score: (r) => r.emotion?.happiness ?? null },
-  // The expression network's own happiness, before the mesh's mouth is weighed with it.
+  // The expression network's own happiness, unrounded, before the fitted scale maps it.
   {
     name: 'expression net happy',
     label: 'smiling',

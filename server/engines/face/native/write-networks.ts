@@ -4,6 +4,7 @@ import { encodeOnnxModel, type OnnxGraph } from '../../onnx/onnx-writer.js';
 import { readTflite } from '../tflite/model.js';
 import { mobileFaceNetFile } from '../tflite/expo-models.js';
 import { loadFaceLibraries } from '../worker/face-runtime.js';
+import type { FaceApi } from '../worker/model-loader.js';
 import { faceApiAgeGenderToOnnx, faceApiDenseNetToOnnx, faceApiNetWeights } from './faceapi-nets.js';
 import { faceApiResNetToOnnx, weightOfParams } from './faceapi-resnet-onnx.js';
 import { humanGraph, humanGraphToOnnx } from './human-graphs.js';
@@ -24,11 +25,33 @@ import { tfliteToOnnx } from './tflite-onnx.js';
 /** models/manifest.json's record of a package the models were copied from. */
 type PackageSource = { package: string; version: string; license: string };
 
-const FACE_API_FILES: Record<'faceapi-resnet' | 'faceapi-landmarks68' | 'faceapi-age-gender' | 'faceapi-expression', string> = {
-  'faceapi-resnet': 'face_recognition_model',
-  'faceapi-landmarks68': 'face_landmark_68_model',
-  'faceapi-age-gender': 'age_gender_model',
-  'faceapi-expression': 'face_expression_model',
+type FaceApiNetwork = 'faceapi-resnet' | 'faceapi-landmarks68' | 'faceapi-age-gender' | 'faceapi-expression';
+
+/** Each of face-api's converted networks: the model file it is read from, and its converter. */
+const FACE_API_NETWORKS: Record<
+  FaceApiNetwork,
+  { model: string; converter: string; toOnnx: (nets: FaceApi['nets']) => OnnxGraph }
+> = {
+  'faceapi-resnet': {
+    model: 'face_recognition_model',
+    converter: 'faceapi-resnet-onnx.ts',
+    toOnnx: (nets) => faceApiResNetToOnnx(weightOfParams(nets.faceRecognitionNet.getParamList())),
+  },
+  'faceapi-landmarks68': {
+    model: 'face_landmark_68_model',
+    converter: 'faceapi-nets.ts',
+    toOnnx: (nets) => faceApiDenseNetToOnnx(faceApiNetWeights(nets.faceLandmark68Net)),
+  },
+  'faceapi-age-gender': {
+    model: 'age_gender_model',
+    converter: 'faceapi-nets.ts',
+    toOnnx: (nets) => faceApiAgeGenderToOnnx(faceApiNetWeights(nets.ageGenderNet)),
+  },
+  'faceapi-expression': {
+    model: 'face_expression_model',
+    converter: 'faceapi-nets.ts',
+    toOnnx: (nets) => faceApiDenseNetToOnnx(faceApiNetWeights(nets.faceExpressionNet)),
+  },
 };
 
 /**
@@ -64,22 +87,16 @@ export async function writeNetworkFiles(modelsDir: string, dir = path.join(model
       source: { ...pkg('human'), files: files(...shardsOf(json, spec.weightsManifest)) },
     });
   }
-  for (const [name, model] of Object.entries(FACE_API_FILES) as [keyof typeof FACE_API_FILES, string][]) {
+  for (const [name, { model, converter, toOnnx }] of Object.entries(FACE_API_NETWORKS) as [
+    FaceApiNetwork,
+    (typeof FACE_API_NETWORKS)[FaceApiNetwork],
+  ][]) {
     const json = path.join(modelsDir, 'face-api', `${model}-weights_manifest.json`);
     const source = {
       ...pkg('face-api'),
       files: files(...shardsOf(json, JSON.parse(readFileSync(json, 'utf8')) as { paths: string[] }[])),
     };
-    const graph =
-      name === 'faceapi-resnet'
-        ? faceApiResNetToOnnx(weightOfParams(faceapi.nets.faceRecognitionNet.getParamList()))
-        : name === 'faceapi-landmarks68'
-          ? faceApiDenseNetToOnnx(faceApiNetWeights(faceapi.nets.faceLandmark68Net))
-          : name === 'faceapi-expression'
-            ? faceApiDenseNetToOnnx(faceApiNetWeights(faceapi.nets.faceExpressionNet))
-            : faceApiAgeGenderToOnnx(faceApiNetWeights(faceapi.nets.ageGenderNet));
-    const converter = `server/engines/face/native/${name === 'faceapi-resnet' ? 'faceapi-resnet-onnx.ts' : 'faceapi-nets.ts'}`;
-    graphs.set(name, { graph, converter, source });
+    graphs.set(name, { graph: toOnnx(faceapi.nets), converter: `server/engines/face/native/${converter}`, source });
   }
   const tflite = mobileFaceNetFile(modelsDir);
   graphs.set('mobilefacenet', {
